@@ -1,0 +1,20 @@
+// Native ESM Jest: NestJS 12 ships ESM only, so the whole repo is ESM ("type": "module")
+// and Jest runs with --experimental-vm-modules (see README, "Module system").
+const tsJest = ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }];
+const shared = {
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': tsJest },
+  moduleNameMapper: {
+    '^#mcp$': '<rootDir>/libs/mcp/src/index.ts',
+    '^#workflow$': '<rootDir>/libs/workflow/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testEnvironment: 'node',
+};
+
+export default {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+  ],
+};

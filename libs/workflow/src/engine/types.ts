@@ -1,0 +1,163 @@
+/**
+ * The engine's vocabulary: workflow definitions, node executors and the ports through which
+ * the pure engine reaches the outside world (MCP tools, models, persistence, time).
+ * Nothing here may import Nest, mongoose, bullmq or the MCP SDK.
+ */
+
+export type JsonSchema = Record<string, unknown> | boolean;
+
+/** A literal, a reference `<nodeId>.<outputKey>[.path…]`, or a `{{node.key}}` template. */
+export type ValueSource = { value: unknown } | { ref: string } | { template: string };
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  backoffMs: number;
+}
+
+export interface NodeDefinition {
+  id: string;
+  type: string;
+  name?: string;
+  config: Record<string, unknown>;
+  inputs: Record<string, ValueSource>;
+  catchError?: boolean;
+  retry?: RetryPolicy;
+  timeoutMs?: number;
+}
+
+/** Handles: `out` (default), `error`, `branch:<id>`, `else`. */
+export interface EdgeDefinition {
+  source: string;
+  sourceHandle?: string;
+  target: string;
+}
+
+export interface WorkflowDefinition {
+  name: string;
+  description?: string;
+  inputSchema?: JsonSchema;
+  nodes: NodeDefinition[];
+  edges: EdgeDefinition[];
+}
+
+export type ValueType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'any' | `array<${string}>`;
+
+/** A typed input or output of a node (same shape libs/mcp derives from JSON Schema). */
+export interface TypedField {
+  key: string;
+  label: string;
+  description?: string;
+  valueType: ValueType;
+  required: boolean;
+  enum?: unknown[];
+  default?: unknown;
+  schema: JsonSchema;
+}
+
+/** What a toolset snapshot says about one tool, as the engine needs it. */
+export interface ToolDescriptor {
+  toolsetId: string;
+  name: string;
+  description?: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  inputs: TypedField[];
+  outputs?: TypedField[];
+  usable: boolean;
+  unusableReason?: string;
+  annotations?: Record<string, unknown>;
+}
+
+/** Port: looks tools up in stored toolset snapshots (validation and agent nodes). */
+export interface ToolCatalog {
+  getTool(toolsetId: string, tool: string): Promise<ToolDescriptor | undefined>;
+  listTools(toolsetId: string): Promise<ToolDescriptor[] | undefined>;
+}
+
+export interface ToolCallRequest {
+  toolsetId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  signal: AbortSignal;
+  timeoutMs?: number;
+  /** The node's retry policy (or the tool's idempotentHint) allows resending a sent call. */
+  mayRepeat?: boolean;
+}
+
+export interface ToolCallResult {
+  isError: boolean;
+  structuredContent?: unknown;
+  text: string;
+  content: unknown[];
+  /** Log details: transport used, whether the pooled session was reused. */
+  transport: string;
+  sessionReused: boolean;
+}
+
+/** Port: calls a tool through the run's MCP client pool. Throws an EngineError with a code. */
+export interface ToolInvoker {
+  callTool(request: ToolCallRequest): Promise<ToolCallResult>;
+}
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export type NodeStatus = 'succeeded' | 'failed' | 'skipped' | 'canceled';
+
+export interface NodeErrorInfo {
+  code: string;
+  message: string;
+}
+
+/** The ports available to node executors. Optional ones are wired by the host when present. */
+export interface EngineServices {
+  tools: ToolInvoker;
+  catalog: ToolCatalog;
+  clock: Clock;
+  /** Extra ports (e.g. the LLM client) registered by the host under a name. */
+  extras?: Record<string, unknown>;
+}
+
+export interface NodeExecutionContext {
+  runId: string;
+  node: NodeDefinition;
+  /** The node's inputs, resolved (references, templates and literals) and type-checked. */
+  inputs: Record<string, unknown>;
+  attempt: number;
+  signal: AbortSignal;
+  services: EngineServices;
+}
+
+export interface NodeResult {
+  outputs: Record<string, unknown>;
+  /** Handles to activate; defaults to `['out']`. */
+  activeHandles?: string[];
+  /** Type-specific log details (MCP: toolsetId, tool, transport, sessionReused, isError; LLM: model, usage, toolCalls). */
+  details?: Record<string, unknown>;
+}
+
+export interface ValidationIssue {
+  path: string;
+  code: string;
+  message: string;
+}
+
+export interface NodeValidationContext {
+  node: NodeDefinition;
+  nodePath: string;
+  catalog: ToolCatalog;
+}
+
+/** One node type. Registered in the executor registry; the engine knows nothing else about types. */
+export interface NodeExecutor {
+  type: string;
+  /** Config and input checks at save time; `catalog` resolves tools. */
+  validate?(ctx: NodeValidationContext): Promise<ValidationIssue[]>;
+  /** Declared inputs (for required/type checks of references); undefined = free-form. */
+  describeInputs?(ctx: NodeValidationContext): Promise<TypedField[] | undefined>;
+  /** Declared outputs (for type checks of references made to this node); undefined = any. */
+  describeOutputs?(ctx: NodeValidationContext): Promise<TypedField[] | undefined>;
+  execute(ctx: NodeExecutionContext): Promise<NodeResult>;
+}
