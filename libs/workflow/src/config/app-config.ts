@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+/**
+ * The one configuration of API and worker: read from the environment once at start-up,
+ * validated, typed. A wrong or missing value stops the process with the variable's name.
+ */
+
+const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+
+const urlWithScheme = (schemes: string[]) =>
+  z.string().refine((value) => {
+    try {
+      return schemes.includes(new URL(value).protocol.replace(':', ''));
+    } catch {
+      return false;
+    }
+  }, `must be a URL with scheme ${schemes.join(' or ')}`);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  API_HOST: z.string().min(1).default('127.0.0.1'),
+  API_PORT: int(3000).pipe(z.number().max(65535)),
+  MONGO_URL: urlWithScheme(['mongodb', 'mongodb+srv']),
+  REDIS_URL: urlWithScheme(['redis', 'rediss']),
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]+$/).default('mcpflow'),
+  SECRETS_KEY: z.string().optional(),
+  SECRETS_KEY_PREVIOUS: z.string().optional(),
+  WORKER_CONCURRENCY: int(10, 1),
+  RUN_MAX_NODE_EXECUTIONS: int(500, 1),
+  RUN_DEADLINE_MS: int(30 * 60_000, 1000),
+  MCP_CALL_TIMEOUT_MS: int(300_000, 100),
+  RUN_CONCURRENCY: int(10, 1),
+  NODE_OUTPUT_MAX_BYTES: int(256 * 1024, 1024),
+  BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
+  OUTBOUND_ALLOW: z.string().default(''),
+  OUTBOUND_DENY: z.string().default(''),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type AppConfig = Readonly<{
+  env: 'development' | 'production' | 'test';
+  api: { host: string; port: number; bodyLimitBytes: number };
+  mongoUrl: string;
+  redisUrl: string;
+  queuePrefix: string;
+  secrets: { key?: string; previousKey?: string };
+  worker: { concurrency: number };
+  limits: {
+    maxNodeExecutions: number;
+    runDeadlineMs: number;
+    callTimeoutMs: number;
+    runConcurrency: number;
+    maxOutputBytes: number;
+  };
+  outbound: { allow: string[]; deny: string[] };
+  logLevel: string;
+}>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  const problems = [
+    ...checkSecretsKey('SECRETS_KEY', e.SECRETS_KEY, e.NODE_ENV === 'production'),
+    ...checkSecretsKey('SECRETS_KEY_PREVIOUS', e.SECRETS_KEY_PREVIOUS, false),
+  ];
+  if (problems.length) throw new ConfigError(problems);
+  return {
+    env: e.NODE_ENV,
+    api: { host: e.API_HOST, port: e.API_PORT, bodyLimitBytes: e.BODY_LIMIT_BYTES },
+    mongoUrl: e.MONGO_URL,
+    redisUrl: e.REDIS_URL,
+    queuePrefix: e.QUEUE_PREFIX,
+    secrets: { key: e.SECRETS_KEY, previousKey: e.SECRETS_KEY_PREVIOUS },
+    worker: { concurrency: e.WORKER_CONCURRENCY },
+    limits: {
+      maxNodeExecutions: e.RUN_MAX_NODE_EXECUTIONS,
+      runDeadlineMs: e.RUN_DEADLINE_MS,
+      callTimeoutMs: e.MCP_CALL_TIMEOUT_MS,
+      runConcurrency: e.RUN_CONCURRENCY,
+      maxOutputBytes: e.NODE_OUTPUT_MAX_BYTES,
+    },
+    outbound: { allow: list(e.OUTBOUND_ALLOW), deny: list(e.OUTBOUND_DENY) },
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** A key is 32 bytes, given as 64 hex characters or as base64. */
+export function decodeSecretsKey(value: string): Buffer | undefined {
+  const trimmed = value.trim();
+  const bytes = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
+  return bytes.length === 32 ? bytes : undefined;
+}
+
+function checkSecretsKey(name: string, value: string | undefined, required: boolean): string[] {
+  if (value === undefined || value === '') {
+    return required ? [`${name}: required in production (32 random bytes, hex or base64)`] : [];
+  }
+  const key = decodeSecretsKey(value);
+  if (!key) return [`${name}: must decode to exactly 32 bytes (64 hex characters or base64)`];
+  if (new Set(key).size < 8) return [`${name}: too weak (too few distinct bytes); generate it with \`openssl rand -hex 32\``];
+  return [];
+}

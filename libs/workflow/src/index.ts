@@ -1,0 +1,4 @@
+// Public surface of libs/workflow. Engine exports go above; infrastructure (config,
+// persistence, queue) below — apps import only from here (`#workflow`).
+
+export * from './config/app-config.js';
