@@ -1,0 +1,25 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { ConfigModule, PersistenceModule, type AppConfig } from '#workflow';
+import { ApiExceptionFilter } from './common/api-exception.filter.js';
+import { loggerModule } from './common/logging.js';
+
+import { HealthModule } from './health/health.module.js';
+import { RedisModule } from './redis/redis.module.js';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        loggerModule(config),
+        PersistenceModule.forRoot(config.mongoUrl),
+        RedisModule,
+        HealthModule,
+      ],
+      providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
+    };
+  }
+}

@@ -1,0 +1,90 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ApiError, ConflictError, InvalidRequestError, NotFoundError, ServiceUnavailableError } from './api-errors.js';
+
+/** Codes of errors raised below the API (libs) that are the caller's doing, and their status. */
+const STATUS_BY_CODE: Record<string, number> = {
+  VALIDATION_FAILED: 400,
+  WORKFLOW_INVALID: 400,
+  MCP_INPUT_INVALID: 400,
+  NOT_FOUND: 404,
+  BODY_TOO_LARGE: 413,
+  MCP_UNREACHABLE: 422,
+  MCP_AUTH_FAILED: 422,
+  MCP_PROTOCOL_ERROR: 422,
+  MCP_TIMEOUT: 422,
+  OUTBOUND_BLOCKED: 422,
+};
+
+function statusOf(error: ApiError): number {
+  if (error instanceof InvalidRequestError) return 400;
+  if (error instanceof NotFoundError) return 404;
+  if (error instanceof ConflictError) return 409;
+  if (error instanceof ServiceUnavailableError) return 503;
+  return STATUS_BY_CODE[error.code] ?? 500;
+}
+
+function hasCode(error: unknown): error is Error & { code: string; errors?: unknown } {
+  return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
+}
+
+interface HealthReport {
+  status: string;
+  error?: Record<string, unknown>;
+  details: Record<string, unknown>;
+}
+
+function isHealthReport(value: unknown): value is HealthReport {
+  return typeof value === 'object' && value !== null && 'details' in value && 'status' in value;
+}
+
+/** Every error leaves as `{statusCode, code, message, errors?, requestId}` (SPEC §6). */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request & { id?: string }>();
+    const response = http.getResponse<Response>();
+    const requestId = String(request.id ?? '');
+    const body = this.toBody(exception);
+    if (body.statusCode >= 500) {
+      this.logger.error({ err: exception, requestId }, `${request.method} ${request.path} failed`);
+    }
+    response.status(body.statusCode).json({ ...body, requestId });
+  }
+
+  private toBody(exception: unknown): { statusCode: number; code: string; message: string; errors?: unknown; [extra: string]: unknown } {
+    if (exception instanceof ApiError) {
+      return { statusCode: statusOf(exception), code: exception.code, message: exception.message, errors: exception.errors };
+    }
+    if (exception instanceof HttpException) {
+      return this.fromHttpException(exception);
+    }
+    const bodyParserType = (exception as { type?: string } | undefined)?.type;
+    if (bodyParserType === 'entity.too.large') {
+      return { statusCode: 413, code: 'BODY_TOO_LARGE', message: 'The request body is larger than the limit' };
+    }
+    if (bodyParserType === 'entity.parse.failed') {
+      return { statusCode: 400, code: 'MALFORMED_JSON', message: 'The request body is not valid JSON' };
+    }
+    if (hasCode(exception) && STATUS_BY_CODE[exception.code]) {
+      const errors = Array.isArray(exception.errors) ? exception.errors : undefined;
+      return { statusCode: STATUS_BY_CODE[exception.code], code: exception.code, message: exception.message, errors };
+    }
+    return { statusCode: 500, code: 'INTERNAL_ERROR', message: 'Internal error' };
+  }
+
+  private fromHttpException(exception: HttpException) {
+    const statusCode = exception.getStatus();
+    const response = exception.getResponse();
+    if (isHealthReport(response)) {
+      const down = Object.keys(response.error ?? {});
+      return { statusCode, code: 'NOT_READY', message: `Not ready: ${down.join(', ')} down`, ...response };
+    }
+    if (statusCode === 413) return { statusCode, code: 'BODY_TOO_LARGE', message: 'The request body is larger than the limit' };
+    const codes: Record<number, string> = { 400: 'BAD_REQUEST', 404: 'NOT_FOUND', 405: 'METHOD_NOT_ALLOWED' };
+    return { statusCode, code: codes[statusCode] ?? `HTTP_${statusCode}`, message: exception.message };
+  }
+}

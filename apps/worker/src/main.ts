@@ -1,0 +1,32 @@
+import 'reflect-metadata';
+import { Logger } from 'nestjs-pino';
+import { ConfigError, loadConfig } from '#workflow';
+import { createWorkerApp } from './worker.factory.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await createWorkerApp(config);
+  const logger = app.get(Logger);
+  logger.log(`worker ready (concurrency ${config.worker.concurrency}, queue prefix ${config.queuePrefix})`);
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.log(`${signal} received: finishing in-flight work and closing`);
+    // Closing the context closes the BullMQ worker (in-flight jobs finish or are released) and connections.
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

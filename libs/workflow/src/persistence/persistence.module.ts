@@ -1,0 +1,29 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { MongooseModule, type ModelDefinition } from '@nestjs/mongoose';
+
+/**
+ * Every collection of mcpflow, registered once and shared by the API and the worker
+ * (one provider list feeding both apps). Each feature lists its schema in `MODELS`.
+ */
+export const MODELS: ModelDefinition[] = [];
+
+@Global()
+@Module({})
+export class PersistenceModule {
+  static forRoot(mongoUrl: string): DynamicModule {
+    const features = MongooseModule.forFeature(MODELS);
+    return {
+      module: PersistenceModule,
+      imports: [
+        MongooseModule.forRoot(mongoUrl, {
+          serverSelectionTimeoutMS: 5000,
+          // FerretDB (the embedded default) and MongoDB both accept this; indexes are
+          // created at boot so a fresh database works without a migration step.
+          autoIndex: true,
+        }),
+        features,
+      ],
+      exports: [features],
+    };
+  }
+}

@@ -1,0 +1,23 @@
+import type { AppConfig } from '../config/app-config.js';
+
+/** The API ↔ worker contract: one queue of runs; a job carries only the run id (state lives in MongoDB). */
+export const RUN_QUEUE_NAME = 'runs';
+
+export interface RunJobData {
+  runId: string;
+}
+
+/** BullMQ connection options from the configured Redis URL. */
+export function redisConnectionOptions(config: Pick<AppConfig, 'redisUrl'>, forWorker = false) {
+  const url = new URL(config.redisUrl);
+  return {
+    host: url.hostname,
+    port: Number(url.port || 6379),
+    username: url.username ? decodeURIComponent(url.username) : undefined,
+    password: url.password ? decodeURIComponent(url.password) : undefined,
+    db: url.pathname.length > 1 ? Number(url.pathname.slice(1)) : 0,
+    tls: url.protocol === 'rediss:' ? {} : undefined,
+    // Workers must wait for Redis forever; producers fail fast so the API can answer.
+    maxRetriesPerRequest: forWorker ? null : 1,
+  };
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# mcpflow's two commands and their helpers.
+#   scripts/dev.sh up       install what is missing, start FerretDB/SQLite + Redis (unless MONGO_URL /
+#                           REDIS_URL point elsewhere), build, start API and worker; wait for readiness
+#   scripts/dev.sh test     typecheck, lint, import cycles, build, unit and e2e tests against
+#                           throwaway services; non-zero exit on any failure
+#   scripts/dev.sh down | status | logs [api|worker|mongo|redis]
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+# shellcheck source=scripts/lib/services.sh
+source "$ROOT/scripts/lib/services.sh"
+
+DATA_DIR=${MCPFLOW_DATA_DIR:-$ROOT/.data}
+RUN_DIR=$DATA_DIR/run
+LOG_DIR=$DATA_DIR/logs
+
+pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+start_bg() { # name, then the command; output to .data/logs/<name>.log, pid to .data/run/<name>.pid
+  local name=$1; shift
+  nohup "$@" >>"$LOG_DIR/$name.log" 2>&1 &
+  echo $! >"$RUN_DIR/$name.pid"
+}
+
+stop_pidfile() {
+  local file=$1 pid
+  [ -f "$file" ] || return 0
+  pid=$(cat "$file")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$file"
+}
+
+secrets_key() {
+  local file=$DATA_DIR/secrets.key
+  if [ ! -s "$file" ]; then
+    (umask 077 && node -e "process.stdout.write(require('node:crypto').randomBytes(32).toString('hex'))" >"$file")
+    log "generated a local SECRETS_KEY in $file (keep it: it decrypts stored secrets)"
+  fi
+  cat "$file"
+}
+
+cmd_up() {
+  mkdir -p "$RUN_DIR" "$LOG_DIR"
+  if pid_alive "$RUN_DIR/api.pid" && pid_alive "$RUN_DIR/worker.pid"; then
+    log "already running"; cmd_status; return 0
+  fi
+  ensure_node
+  ensure_node_modules
+  local mongo_url=${MONGO_URL:-} redis_url=${REDIS_URL:-}
+  if [ -z "$mongo_url" ]; then
+    ensure_ferretdb
+    local mongo_port=${MCPFLOW_MONGO_PORT:-27117}
+    if ! pid_alive "$RUN_DIR/mongo.pid"; then
+      mkdir -p "$DATA_DIR/mongo"
+      start_bg mongo "$(ferretdb_bin)" --handler=sqlite --sqlite-url="file:$DATA_DIR/mongo/" \
+        --listen-addr="127.0.0.1:$mongo_port" --state-dir="$DATA_DIR/mongo" \
+        --telemetry=disable --debug-addr=- --log-level=warn
+      wait_port "$mongo_port" "FerretDB" "$LOG_DIR/mongo.log"
+    fi
+    mongo_url="mongodb://127.0.0.1:$mongo_port/mcpflow"
+  fi
+  if [ -z "$redis_url" ]; then
+    ensure_redis
+    local redis_port=${MCPFLOW_REDIS_PORT:-6479}
+    if ! pid_alive "$RUN_DIR/redis.pid"; then
+      mkdir -p "$DATA_DIR/redis"
+      start_bg redis redis-server --bind 127.0.0.1 --port "$redis_port" --dir "$DATA_DIR/redis" \
+        --appendonly yes --save '' --maxmemory-policy noeviction --daemonize no
+      wait_port "$redis_port" "Redis" "$LOG_DIR/redis.log"
+    fi
+    redis_url="redis://127.0.0.1:$redis_port"
+  fi
+  log "building"
+  npm run --silent build
+  local api_port=${API_PORT:-3000}
+  local api_url="http://127.0.0.1:$api_port"
+  export MONGO_URL=$mongo_url REDIS_URL=$redis_url API_PORT=$api_port
+  export SECRETS_KEY=${SECRETS_KEY:-$(secrets_key)}
+  start_bg api node dist/apps/api/src/main.js
+  start_bg worker node dist/apps/worker/src/main.js
+  if ! wait_http "$api_url/health/ready" 60; then
+    log "the API did not become ready; last lines of $LOG_DIR/api.log:"; tail -n 30 "$LOG_DIR/api.log" >&2
+    exit 1
+  fi
+  printf 'API_URL=%s\nMONGO_URL=%s\nREDIS_URL=%s\n' "$api_url" "$mongo_url" "$redis_url" >"$DATA_DIR/stack.env"
+  log "ready: $api_url (settings in $DATA_DIR/stack.env, logs: scripts/dev.sh logs)"
+  echo "$api_url"
+}
+
+cmd_down() {
+  local name
+  for name in worker api redis mongo; do stop_pidfile "$RUN_DIR/$name.pid"; done
+  log "stopped"
+}
+
+cmd_status() {
+  local name state=0
+  for name in api worker mongo redis; do
+    if pid_alive "$RUN_DIR/$name.pid"; then echo "$name: running (pid $(cat "$RUN_DIR/$name.pid"))"
+    elif [ -f "$RUN_DIR/$name.pid" ]; then echo "$name: dead"; state=1
+    else echo "$name: not started here"; fi
+  done
+  if [ -f "$DATA_DIR/stack.env" ]; then
+    local url; url=$(sed -n 's/^API_URL=//p' "$DATA_DIR/stack.env")
+    echo "ready: $(curl -s -o /dev/null -w '%{http_code}' "$url/health/ready" || true) ($url/health/ready)"
+  fi
+  return $state
+}
+
+cmd_logs() {
+  local names=("${@:-api worker mongo redis}") files=() n
+  for n in ${names[*]}; do [ -f "$LOG_DIR/$n.log" ] && files+=("$LOG_DIR/$n.log"); done
+  [ ${#files[@]} -gt 0 ] || { log "no logs yet in $LOG_DIR"; return 0; }
+  if [ -t 1 ]; then tail -n 100 -F "${files[@]}"; else tail -n 200 "${files[@]}"; fi
+}
+
+case "${1:-}" in
+  up) cmd_up ;;
+  down) cmd_down ;;
+  status) cmd_status ;;
+  logs) shift; cmd_logs "$@" ;;
+  test) shift; exec "$ROOT/scripts/test.sh" "$@" ;;
+  *) echo "usage: scripts/dev.sh up|down|status|logs [name]|test" >&2; exit 2 ;;
+esac

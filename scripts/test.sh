@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The whole test suite (`scripts/dev.sh test`): installs what is missing, starts throwaway
+# FerretDB/SQLite and Redis on free loopback ports (unless MONGO_URL / REDIS_URL are set), then
+# typecheck, lint, import cycles, build, unit tests, e2e tests. Every step runs; any failure fails.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+# shellcheck source=scripts/lib/services.sh
+source "$ROOT/scripts/lib/services.sh"
+set -e
+
+ensure_node
+ensure_node_modules
+ensure_redis
+ensure_ferretdb
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/mcpflow-test.XXXXXX")
+PIDS=()
+cleanup() {
+  local pid
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+if [ -z "${MONGO_URL:-}" ]; then
+  port=$(free_port); mkdir -p "$WORK/mongo"
+  "$(ferretdb_bin)" --handler=sqlite --sqlite-url="file:$WORK/mongo/" --listen-addr="127.0.0.1:$port" \
+    --state-dir="$WORK/mongo" --telemetry=disable --debug-addr=- --log-level=error >"$WORK/mongo.log" 2>&1 &
+  PIDS+=($!)
+  wait_port "$port" FerretDB "$WORK/mongo.log"
+  export MONGO_URL="mongodb://127.0.0.1:$port/mcpflow_test"
+fi
+if [ -z "${REDIS_URL:-}" ]; then
+  port=$(free_port)
+  redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --daemonize no \
+    --maxmemory-policy noeviction >"$WORK/redis.log" 2>&1 &
+  PIDS+=($!)
+  wait_port "$port" Redis "$WORK/redis.log"
+  export REDIS_URL="redis://127.0.0.1:$port"
+fi
+# Tests that stop a database of their own start it with these.
+export FERRETDB_BIN REDIS_SERVER_BIN
+FERRETDB_BIN=$(ferretdb_bin)
+REDIS_SERVER_BIN=$(command -v redis-server)
+export NODE_ENV=test LOG_LEVEL=${LOG_LEVEL:-silent}
+set +e
+
+FAILED=()
+step() { # name, command…
+  local name=$1; shift
+  log "── $name"
+  local start=$SECONDS
+  if "$@"; then log "✓ $name ($((SECONDS - start)) s)"; else log "✗ $name ($((SECONDS - start)) s)"; FAILED+=("$name"); fi
+}
+
+JEST=(node --experimental-vm-modules --no-warnings=ExperimentalWarning node_modules/jest/bin/jest.js)
+step typecheck node_modules/.bin/tsc -p tsconfig.json --noEmit
+step lint node_modules/.bin/eslint --max-warnings=0 .
+step import-cycles node_modules/.bin/madge --circular --warning --extensions ts --ts-config tsconfig.json apps libs bench test
+step build node_modules/.bin/tsc -p tsconfig.build.json
+step unit "${JEST[@]}" --selectProjects unit --ci --json --outputFile="$WORK/unit.json"
+step e2e "${JEST[@]}" --selectProjects e2e --ci --runInBand --json --outputFile="$WORK/e2e.json"
+
+# One plain closing line with the test counts of both Jest runs.
+node -e '
+  const fs = require("node:fs");
+  let passed = 0, failed = 0, skipped = 0;
+  for (const f of process.argv.slice(1)) {
+    if (!fs.existsSync(f)) continue;
+    const r = JSON.parse(fs.readFileSync(f, "utf8"));
+    passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites; skipped += r.numPendingTests;
+  }
+  console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+' "$WORK/unit.json" "$WORK/e2e.json"
+
+if [ ${#FAILED[@]} -gt 0 ]; then
+  log "FAILED: ${FAILED[*]}"
+  exit 1
+fi
+log "all steps passed"

@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Throwaway database servers for tests that need one of their own (e.g. to stop it).
+ * `scripts/dev.sh test` exports FERRETDB_BIN and REDIS_SERVER_BIN.
+ */
+export interface StartedService {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode} before listening on ${port}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = new Socket();
+      socket.once('connect', () => resolve(true)).once('error', () => resolve(false));
+      socket.connect(port, '127.0.0.1');
+    }).finally(() => undefined);
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nothing listened on 127.0.0.1:${port} within ${timeoutMs} ms`);
+}
+
+function stopper(child: ChildProcess, cleanup: () => void): () => Promise<void> {
+  return async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    cleanup();
+  };
+}
+
+function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the suite with scripts/dev.sh test`);
+  return value;
+}
+
+export async function startFerretDb(): Promise<StartedService> {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpflow-ferretdb-'));
+  const port = await freePort();
+  const child = spawn(
+    requiredEnv('FERRETDB_BIN'),
+    [
+      '--handler=sqlite',
+      `--sqlite-url=file:${dir}/`,
+      `--listen-addr=127.0.0.1:${port}`,
+      `--state-dir=${dir}`,
+      '--telemetry=disable',
+      '--debug-addr=-',
+      '--log-level=error',
+    ],
+    { stdio: 'ignore' },
+  );
+  await waitForPort(port, child);
+  return { url: `mongodb://127.0.0.1:${port}/mcpflow`, port, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
+}
+
+export async function startRedis(): Promise<StartedService> {
+  const port = await freePort();
+  const child = spawn(
+    requiredEnv('REDIS_SERVER_BIN'),
+    ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+    { stdio: 'ignore' },
+  );
+  await waitForPort(port, child);
+  return { url: `redis://127.0.0.1:${port}`, port, stop: stopper(child, () => undefined) };
+}
