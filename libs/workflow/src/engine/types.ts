@@ -128,6 +128,12 @@ export interface NodeExecutionContext {
   attempt: number;
   signal: AbortSignal;
   services: EngineServices;
+  /** The run's inputs (what the `start` node publishes). Always set by `runWorkflow`. */
+  runInputs?: Record<string, unknown>;
+  /** Time budget of one outside call (MCP, model): the node's `timeoutMs` ?? the run's `callTimeoutMs` limit. */
+  callTimeoutMs?: number;
+  /** Resolves a value source found in the node's config (e.g. condition operands). Always set by `runWorkflow`. */
+  resolveValue?(source: ValueSource): unknown;
 }
 
 export interface NodeResult {
@@ -148,6 +154,15 @@ export interface NodeValidationContext {
   node: NodeDefinition;
   nodePath: string;
   catalog: ToolCatalog;
+  /** The whole definition (the `start` node derives its outputs from `inputSchema`). */
+  workflow?: WorkflowDefinition;
+}
+
+/** A value source that lives in a node's config rather than in `inputs` (checked like an input of type any). */
+export interface ConfigValueSource {
+  /** Path relative to the node, e.g. `/config/branches/0/when/all/1/left`. */
+  path: string;
+  source: ValueSource;
 }
 
 /** One node type. Registered in the executor registry; the engine knows nothing else about types. */
@@ -159,5 +174,9 @@ export interface NodeExecutor {
   describeInputs?(ctx: NodeValidationContext): Promise<TypedField[] | undefined>;
   /** Declared outputs (for type checks of references made to this node); undefined = any. */
   describeOutputs?(ctx: NodeValidationContext): Promise<TypedField[] | undefined>;
+  /** Handles this node can activate on success (besides `error`, which `catchError` adds); default `['out']`. */
+  describeHandles?(node: NodeDefinition): string[];
+  /** Value sources inside `config`, so that validation checks their references too. */
+  configValueSources?(node: NodeDefinition): ConfigValueSource[];
   execute(ctx: NodeExecutionContext): Promise<NodeResult>;
 }

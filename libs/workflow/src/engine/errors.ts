@@ -1,0 +1,47 @@
+/** Codes the engine itself produces. Errors raised by ports keep their own code (e.g. `MCP_TIMEOUT`). */
+export const ENGINE_ERROR_CODES = {
+  workflowInvalid: 'WORKFLOW_INVALID',
+  nodeInputInvalid: 'NODE_INPUT_INVALID',
+  nodeTimeout: 'NODE_TIMEOUT',
+  nodeExecutionFailed: 'NODE_EXECUTION_FAILED',
+  runDeadlineExceeded: 'RUN_DEADLINE_EXCEEDED',
+  runCanceled: 'RUN_CANCELED',
+  maxNodeExecutions: 'MAX_NODE_EXECUTIONS',
+  mcpToolError: 'MCP_TOOL_ERROR',
+  unknownNodeType: 'UNKNOWN_NODE_TYPE',
+  unknownTool: 'UNKNOWN_TOOL',
+} as const;
+
+export interface EngineErrorOptions {
+  /** JSON-pointer-ish location in the workflow definition, e.g. `/nodes/2/inputs/text`. */
+  path?: string;
+  /** Type-specific log details that survive a failure (e.g. the MCP call that returned isError). */
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+/** An error as a value: a stable `code` callers branch on, a message for humans. */
+export class EngineError extends Error {
+  readonly code: string;
+  readonly path?: string;
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: string, message: string, options: EngineErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'EngineError';
+    this.code = code;
+    this.path = options.path;
+    this.details = options.details;
+  }
+}
+
+/** Normalises anything thrown by an executor or a port; a `code` carried by the thrown value is kept. */
+export function toEngineError(thrown: unknown, fallbackCode: string = ENGINE_ERROR_CODES.nodeExecutionFailed): EngineError {
+  if (thrown instanceof EngineError) return thrown;
+  if (typeof thrown === 'object' && thrown !== null) {
+    const { code, message } = thrown as { code?: unknown; message?: unknown };
+    const text = typeof message === 'string' && message !== '' ? message : String(thrown);
+    return new EngineError(typeof code === 'string' && code !== '' ? code : fallbackCode, text, { cause: thrown });
+  }
+  return new EngineError(fallbackCode, String(thrown));
+}
