@@ -88,7 +88,7 @@ function checkReachability(graph: WorkflowGraph): ValidationIssue[] {
     issues.push({ path: `/nodes/${graph.indexOf(cycle[0])}`, code: 'CYCLE', message: `nodes ${cycle.join(' → ')} form a cycle` });
   }
   const starts = graph.startNodes();
-  if (starts.length !== 1) return issues;
+  if (starts.length === 0) return issues;
   const reachable = graph.reachableFrom(starts[0].id);
   for (const id of graph.nodeIds()) {
     if (!reachable.has(id)) {
