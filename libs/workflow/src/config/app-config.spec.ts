@@ -1,0 +1,55 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, loadConfig } from './app-config.js';
+
+const base = { MONGO_URL: 'mongodb://127.0.0.1:27017/x', REDIS_URL: 'redis://127.0.0.1:6379' };
+const strongKey = 'a1b2c3d4e5f60718293a4b5c6d7e8f90112233445566778899aabbccddeeff00';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig(base);
+    expect(config.api).toEqual({ host: '127.0.0.1', port: 3000, bodyLimitBytes: 1024 * 1024 });
+    expect(config.limits).toEqual({
+      maxNodeExecutions: 500,
+      runDeadlineMs: 1_800_000,
+      callTimeoutMs: 300_000,
+      runConcurrency: 10,
+      maxOutputBytes: 262_144,
+    });
+    expect(config.worker.concurrency).toBe(10);
+  });
+
+  it('names each wrong or missing variable', () => {
+    const problems = problemsOf({ API_PORT: 'eighty', WORKER_CONCURRENCY: '0', REDIS_URL: 'http://x' });
+    expect(problems.join('\n')).toMatch(/API_PORT/);
+    expect(problems.join('\n')).toMatch(/WORKER_CONCURRENCY/);
+    expect(problems.join('\n')).toMatch(/MONGO_URL/);
+    expect(problems.join('\n')).toMatch(/REDIS_URL: must be a URL with scheme redis or rediss/);
+  });
+
+  it('refuses a missing, short or weak SECRETS_KEY in production', () => {
+    expect(problemsOf({ ...base, NODE_ENV: 'production' })).toEqual([expect.stringMatching(/^SECRETS_KEY: required in production/)]);
+    expect(problemsOf({ ...base, NODE_ENV: 'production', SECRETS_KEY: 'abcd' })).toEqual([expect.stringMatching(/^SECRETS_KEY: must decode to exactly 32 bytes/)]);
+    expect(problemsOf({ ...base, NODE_ENV: 'production', SECRETS_KEY: '00'.repeat(32) })).toEqual([expect.stringMatching(/^SECRETS_KEY: too weak/)]);
+    expect(loadConfig({ ...base, NODE_ENV: 'production', SECRETS_KEY: strongKey }).secrets.key).toBe(strongKey);
+  });
+
+  it('lets development start without a key, but not with a bad previous key', () => {
+    expect(loadConfig(base).secrets.key).toBeUndefined();
+    expect(problemsOf({ ...base, SECRETS_KEY_PREVIOUS: 'short' })).toEqual([expect.stringMatching(/^SECRETS_KEY_PREVIOUS/)]);
+  });
+
+  it('splits the outbound allow and deny lists', () => {
+    const config = loadConfig({ ...base, OUTBOUND_ALLOW: 'a.example, 10.0.0.0/8', OUTBOUND_DENY: '' });
+    expect(config.outbound).toEqual({ allow: ['a.example', '10.0.0.0/8'], deny: [] });
+  });
+});
