@@ -1,0 +1,85 @@
+import { ENGINE_ERROR_CODES, EngineError } from '../engine/errors.js';
+import type { NodeDefinition, NodeExecutor, NodeValidationContext, ToolCallResult, ToolDescriptor, TypedField, ValidationIssue } from '../engine/types.js';
+
+interface ToolRef {
+  toolsetId: string;
+  tool: string;
+}
+
+function readToolRef(node: NodeDefinition): ToolRef | undefined {
+  const { toolsetId, tool } = node.config ?? {};
+  return typeof toolsetId === 'string' && toolsetId !== '' && typeof tool === 'string' && tool !== '' ? { toolsetId, tool } : undefined;
+}
+
+function output(key: string, valueType: TypedField['valueType'], description: string): TypedField {
+  return { key, label: key, description, valueType, required: false, schema: true };
+}
+
+const OUTPUTS: TypedField[] = [
+  output('result', 'any', 'structuredContent, else the text parsed as JSON when it parses, else the text'),
+  output('text', 'string', 'the text content blocks, joined'),
+  output('content', 'array<any>', 'the raw content blocks'),
+  output('isError', 'boolean', 'whether the tool reported an error'),
+];
+
+function parseJsonOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+async function usableTool({ node, catalog }: NodeValidationContext): Promise<ToolDescriptor | undefined> {
+  const ref = readToolRef(node);
+  if (!ref) return undefined;
+  const descriptor = await catalog.getTool(ref.toolsetId, ref.tool);
+  return descriptor?.usable ? descriptor : undefined;
+}
+
+async function validateToolRef({ node, nodePath, catalog }: NodeValidationContext): Promise<ValidationIssue[]> {
+  const ref = readToolRef(node);
+  if (!ref) return [{ path: `${nodePath}/config`, code: 'INVALID_CONFIG', message: 'mcpTool needs config {toolsetId, tool}' }];
+  const tools = await catalog.listTools(ref.toolsetId);
+  if (!tools) return [{ path: `${nodePath}/config/toolsetId`, code: 'UNKNOWN_TOOLSET', message: `toolset "${ref.toolsetId}" does not exist` }];
+  const descriptor = tools.find((candidate) => candidate.name === ref.tool);
+  if (!descriptor) return [{ path: `${nodePath}/config/tool`, code: 'UNKNOWN_TOOL', message: `toolset "${ref.toolsetId}" has no tool "${ref.tool}"` }];
+  if (!descriptor.usable) {
+    return [{ path: `${nodePath}/config/tool`, code: 'TOOL_UNUSABLE', message: `tool "${ref.tool}" is unusable: ${descriptor.unusableReason ?? 'no reason given'}` }];
+  }
+  return [];
+}
+
+function toOutputs(result: ToolCallResult): Record<string, unknown> {
+  const structured = result.structuredContent;
+  return {
+    result: structured !== undefined && structured !== null ? structured : parseJsonOrText(result.text),
+    text: result.text,
+    content: result.content,
+    isError: result.isError,
+  };
+}
+
+/** Calls one tool of an MCP toolset; inputs are the tool's typed inputs (from the catalog). */
+export const mcpToolNode: NodeExecutor = {
+  type: 'mcpTool',
+  validate: validateToolRef,
+  describeInputs: async (context) => (await usableTool(context))?.inputs,
+  describeOutputs: async () => OUTPUTS,
+  execute: async ({ node, inputs, signal, services, callTimeoutMs }) => {
+    const ref = readToolRef(node);
+    const descriptor = ref && (await services.catalog.getTool(ref.toolsetId, ref.tool));
+    if (!ref || !descriptor) {
+      throw new EngineError(ENGINE_ERROR_CODES.unknownTool, `tool ${JSON.stringify(node.config)} is not in the catalog`);
+    }
+    // A sent call may be sent again only if the node retries anyway or the tool says repeats are harmless.
+    const mayRepeat = (node.retry?.maxAttempts ?? 1) > 1 || descriptor.annotations?.idempotentHint === true;
+    const result = await services.tools.callTool({ ...ref, arguments: inputs, signal, timeoutMs: callTimeoutMs, mayRepeat });
+    const details = { ...ref, transport: result.transport, sessionReused: result.sessionReused, isError: result.isError };
+    if (result.isError) {
+      const message = result.text.trim() === '' ? `tool "${ref.tool}" reported an error` : result.text.slice(0, 1000);
+      throw new EngineError(ENGINE_ERROR_CODES.mcpToolError, message, { details });
+    }
+    return { outputs: toOutputs(result), details };
+  },
+};

@@ -1,0 +1,11 @@
+import type { NodeExecutor, TypedField } from '../engine/types.js';
+
+const TEXT_FIELD: TypedField = { key: 'text', label: 'Text', valueType: 'string', required: true, schema: { type: 'string' } };
+
+/** Renders `inputs.text` (usually `{template: "Hi {{start.name}}"}`; the engine renders it) as output `text`. */
+export const templateNode: NodeExecutor = {
+  type: 'template',
+  describeInputs: async () => [TEXT_FIELD],
+  describeOutputs: async () => [{ ...TEXT_FIELD, required: false }],
+  execute: async ({ inputs }) => ({ outputs: { text: inputs.text } }),
+};
