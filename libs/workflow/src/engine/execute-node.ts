@@ -1,0 +1,105 @@
+import { ENGINE_ERROR_CODES, EngineError, toEngineError } from './errors.js';
+import type { EngineLimits } from './limits.js';
+import { resolveNodeInputs, resolveValueSource, type PublishedValues } from './resolve-inputs.js';
+import type { EngineServices, NodeDefinition, NodeExecutionContext, NodeExecutor, NodeResult, WorkflowDefinition } from './types.js';
+
+export interface NodeExecutionPlan {
+  runId: string;
+  workflow: WorkflowDefinition;
+  node: NodeDefinition;
+  nodePath: string;
+  executor: NodeExecutor;
+  services: EngineServices;
+  limits: EngineLimits;
+  /** Aborted when the run is canceled, fails elsewhere or passes its deadline; the reason says which. */
+  runSignal: AbortSignal;
+  published: PublishedValues;
+  runInputs: Record<string, unknown>;
+  onAttemptStarted(attempt: number): void;
+}
+
+interface AttemptFacts {
+  attempt: number;
+  startedAt: number;
+  /** Resolved inputs of the last attempt ({} when they could not be resolved). */
+  inputs: Record<string, unknown>;
+}
+
+export type NodeExecutionOutcome =
+  | (AttemptFacts & { status: 'succeeded'; result: NodeResult })
+  | (AttemptFacts & { status: 'failed' | 'canceled'; error: EngineError });
+
+/** Failures that another attempt cannot change. */
+const NOT_RETRYABLE = new Set<string>([ENGINE_ERROR_CODES.nodeInputInvalid]);
+
+function abortReason(signal: AbortSignal): EngineError {
+  return toEngineError(signal.reason, ENGINE_ERROR_CODES.runCanceled);
+}
+
+/**
+ * One attempt: the executor raced against the run's signal and the node's own `timeoutMs`, so
+ * an executor that ignores its signal still cannot hold the run.
+ */
+async function runAttempt(plan: NodeExecutionPlan, context: NodeExecutionContext, attemptController: AbortController): Promise<NodeResult> {
+  const { clock } = plan.services;
+  const { signal } = context;
+  const stopTimer = new AbortController();
+  if (plan.node.timeoutMs !== undefined) {
+    const timeout = new EngineError(ENGINE_ERROR_CODES.nodeTimeout, `node "${plan.node.id}" did not finish within ${plan.node.timeoutMs} ms`);
+    clock.sleep(plan.node.timeoutMs, stopTimer.signal).then(() => attemptController.abort(timeout), () => undefined);
+  }
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const execution = (async () => plan.executor.execute(context))();
+  execution.catch(() => undefined);
+  try {
+    return await Promise.race([execution, aborted]);
+  } finally {
+    stopTimer.abort();
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Resolves inputs and executes a node, with its retry policy and timeout. Never throws. */
+export async function executeNode(plan: NodeExecutionPlan): Promise<NodeExecutionOutcome> {
+  const { node, nodePath, executor, services, runSignal } = plan;
+  const startedAt = services.clock.now();
+  const maxAttempts = node.retry?.maxAttempts ?? 1;
+  let inputs: Record<string, unknown> = {};
+  for (let attempt = 1; ; attempt += 1) {
+    plan.onAttemptStarted(attempt);
+    const attemptController = new AbortController();
+    const signal = AbortSignal.any([runSignal, attemptController.signal]);
+    try {
+      if (runSignal.aborted) throw runSignal.reason;
+      const declared = await executor.describeInputs?.({ node, nodePath, catalog: services.catalog, workflow: plan.workflow });
+      inputs = resolveNodeInputs(node, nodePath, declared, plan.published);
+      const context: NodeExecutionContext = {
+        runId: plan.runId,
+        node,
+        inputs,
+        attempt,
+        signal,
+        services,
+        runInputs: plan.runInputs,
+        callTimeoutMs: node.timeoutMs ?? plan.limits.callTimeoutMs,
+        resolveValue: (source) => resolveValueSource(source, plan.published, nodePath),
+      };
+      const result = await runAttempt(plan, context, attemptController);
+      return { status: 'succeeded', attempt, startedAt, inputs, result };
+    } catch (thrown) {
+      if (runSignal.aborted) return { status: 'canceled', attempt, startedAt, inputs, error: abortReason(runSignal) };
+      const error = signal.aborted ? abortReason(signal) : toEngineError(thrown);
+      if (attempt >= maxAttempts || NOT_RETRYABLE.has(error.code)) return { status: 'failed', attempt, startedAt, inputs, error };
+      try {
+        await services.clock.sleep(node.retry?.backoffMs ?? 0, runSignal);
+      } catch {
+        return { status: 'canceled', attempt, startedAt, inputs, error: abortReason(runSignal) };
+      }
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import type { EngineLimits } from './limits.js';
+import { capForLog, jsonByteLength } from './output-cap.js';
+import type { ExecutionRecord } from './run-store.js';
+import type { NodeDefinition, NodeErrorInfo, NodeStatus } from './types.js';
+
+/** Host hook applied to resolved inputs before they are logged (secrets out). */
+export type RedactInputs = (inputs: Record<string, unknown>, node: NodeDefinition) => Record<string, unknown>;
+
+export interface ExecutionFacts {
+  runId: string;
+  seq: number;
+  node: NodeDefinition;
+  status: NodeStatus;
+  attempt: number;
+  startedAt: number;
+  finishedAt: number;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  error?: NodeErrorInfo;
+  details?: Record<string, unknown>;
+  activeHandles: string[];
+}
+
+/** Builds the persisted record: redacted, capped log copies plus the full state for resume. */
+export function buildExecutionRecord(facts: ExecutionFacts, limits: EngineLimits, redact?: RedactInputs): ExecutionRecord {
+  const { node } = facts;
+  const loggedInputs = capForLog(redact ? redact(facts.inputs, node) : facts.inputs, limits.maxOutputBytes);
+  const loggedOutputs = capForLog(facts.outputs, limits.maxOutputBytes);
+  const record: ExecutionRecord = {
+    runId: facts.runId,
+    seq: facts.seq,
+    nodeId: node.id,
+    type: node.type,
+    status: facts.status,
+    attempt: facts.attempt,
+    startedAt: facts.startedAt,
+    finishedAt: facts.finishedAt,
+    durationMs: Math.max(0, facts.finishedAt - facts.startedAt),
+    inputs: loggedInputs.value,
+    outputs: loggedOutputs.value,
+    activeHandles: facts.activeHandles,
+  };
+  if (node.name !== undefined) record.name = node.name;
+  if (loggedInputs.truncated) record.inputsTruncated = true;
+  if (loggedOutputs.truncated) record.truncated = true;
+  if (facts.error) record.error = { code: facts.error.code, message: facts.error.message };
+  if (facts.details) record.details = facts.details;
+  if (facts.status === 'succeeded') {
+    // Small outputs are already whole in the log copy; reuse it rather than measuring twice.
+    if (!loggedOutputs.truncated || jsonByteLength(facts.outputs) <= limits.maxStateBytes) record.state = { outputs: facts.outputs };
+    else record.stateTooLarge = true;
+  }
+  return record;
+}

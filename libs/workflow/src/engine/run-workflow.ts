@@ -1,0 +1,258 @@
+import { EdgeStates } from './edge-states.js';
+import { ENGINE_ERROR_CODES, EngineError, toEngineError } from './errors.js';
+import { executeNode, type NodeExecutionOutcome } from './execute-node.js';
+import { buildExecutionRecord, type ExecutionFacts, type RedactInputs } from './execution-record.js';
+import { DEFAULT_HANDLE, END_NODE_TYPE, ERROR_HANDLE, WorkflowGraph } from './graph.js';
+import { resolveLimits, type EngineLimits } from './limits.js';
+import type { NodeRegistry } from './registry.js';
+import { readPersistedProgress } from './resume.js';
+import type { RunError, RunEvent, RunOutcome } from './run-events.js';
+import type { ExecutionRecord, RunStore } from './run-store.js';
+import type { EngineServices, NodeDefinition, WorkflowDefinition } from './types.js';
+import { validateStructure } from './validate-structure.js';
+
+export interface RunWorkflowOptions {
+  runId: string;
+  workflow: WorkflowDefinition;
+  /** The run's inputs, already validated against `inputSchema` by the host. */
+  inputs: Record<string, unknown>;
+  registry: NodeRegistry;
+  services: EngineServices;
+  store: RunStore;
+  limits?: Partial<EngineLimits>;
+  /** Abort to cancel the run: it ends `canceled`, in-flight nodes see their signal aborted. */
+  signal?: AbortSignal;
+  /** When the run first started (epoch ms), so that a resumed run keeps its original deadline. */
+  startedAt?: number;
+  onEvent?: (event: RunEvent) => void;
+  redact?: RedactInputs;
+}
+
+type ExecutedFacts = Omit<ExecutionFacts, 'runId' | 'seq' | 'node' | 'finishedAt'>;
+
+/** The state of one `runWorkflow` call; see `runWorkflow`. */
+class WorkflowRun {
+  private readonly graph: WorkflowGraph;
+  private readonly edges: EdgeStates;
+  private readonly limits: EngineLimits;
+  private readonly controller = new AbortController();
+  private readonly published = new Map<string, Record<string, unknown>>();
+  private readonly undecided = new Set<string>();
+  private readonly ready: string[] = [];
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly endOutputs: Record<string, unknown> = {};
+  private readonly stats = { nodesExecuted: 0, nodesSkipped: 0, nodesFailed: 0 };
+  private readonly beganAt: number;
+  private runError?: RunError;
+  private canceledByHost = false;
+  private seq = 0;
+
+  constructor(private readonly options: RunWorkflowOptions) {
+    this.graph = new WorkflowGraph(options.workflow);
+    this.edges = new EdgeStates(this.graph);
+    this.limits = resolveLimits(options.limits);
+    this.beganAt = options.services.clock.now();
+  }
+
+  async run(): Promise<RunOutcome> {
+    const issues = validateStructure(this.options.workflow, this.options.registry);
+    if (issues.length > 0) {
+      const [first] = issues;
+      const message = `workflow is invalid (${issues.length} problem(s)), first: ${first.path} ${first.message}`;
+      this.emit({ type: 'run.started', runId: this.options.runId, at: this.beganAt, resumedExecutions: 0 });
+      return this.finish({ code: ENGINE_ERROR_CODES.workflowInvalid, message, path: first.path });
+    }
+    const resumed = await this.replayPersisted();
+    this.emit({ type: 'run.started', runId: this.options.runId, at: this.beganAt, resumedExecutions: resumed });
+    const { signal } = this.options;
+    const onHostAbort = (): void => this.stop(new EngineError(ENGINE_ERROR_CODES.runCanceled, 'the run was canceled'), true);
+    const stopDeadline = this.armDeadline();
+    if (signal?.aborted) onHostAbort();
+    signal?.addEventListener('abort', onHostAbort, { once: true });
+    try {
+      await this.decide([...this.undecided]);
+      await this.drive();
+    } catch (storeFailure) {
+      this.stop(toEngineError(storeFailure, 'RUN_STORE_FAILED'), false);
+      await Promise.allSettled(this.inFlight.values());
+      throw storeFailure;
+    } finally {
+      signal?.removeEventListener('abort', onHostAbort);
+      stopDeadline.abort();
+    }
+    return this.finish(this.runError);
+  }
+
+  private async drive(): Promise<void> {
+    for (;;) {
+      this.startReadyNodes();
+      if (this.inFlight.size === 0) return;
+      await Promise.race(this.inFlight.values());
+    }
+  }
+
+  private armDeadline(): AbortController {
+    const stopper = new AbortController();
+    const { clock } = this.options.services;
+    const remaining = (this.options.startedAt ?? this.beganAt) + this.limits.runDeadlineMs - this.beganAt;
+    const deadline = new EngineError(ENGINE_ERROR_CODES.runDeadlineExceeded, `the run passed its deadline of ${this.limits.runDeadlineMs} ms`);
+    clock.sleep(Math.max(0, remaining), stopper.signal).then(() => this.stop(deadline, false), () => undefined);
+    return stopper;
+  }
+
+  /** Ends the run early (first reason wins): nothing new starts, in-flight nodes are aborted. */
+  private stop(error: EngineError, byHost: boolean, nodeId?: string): void {
+    if (this.runError) return;
+    this.runError = { code: error.code, message: error.message, ...(nodeId && { nodeId }), ...(error.path && { path: error.path }) };
+    this.canceledByHost = byHost;
+    const reason = nodeId ? new EngineError(ENGINE_ERROR_CODES.runCanceled, `canceled: node "${nodeId}" failed`) : error;
+    this.controller.abort(reason);
+  }
+
+  private async replayPersisted(): Promise<number> {
+    const records = await this.options.store.loadExecutions(this.options.runId);
+    const { kept, lastSeq } = readPersistedProgress(records, this.graph);
+    this.seq = lastSeq;
+    for (const id of this.graph.nodeIds()) this.undecided.add(id);
+    for (const record of kept) {
+      this.undecided.delete(record.nodeId);
+      this.countRecord(record);
+      if (record.status === 'succeeded' && record.state) this.publish(record.nodeId, record.type, record.state.outputs);
+      if (record.status === 'failed' && record.error) this.published.set(record.nodeId, { error: record.error });
+      this.edges.resolveOutgoing(record.nodeId, record.activeHandles);
+    }
+    return kept.length;
+  }
+
+  /** Looks at nodes whose incoming edges changed: queue the ready, skip (and propagate) the skipped. */
+  private async decide(nodeIds: string[]): Promise<void> {
+    const queue = [...nodeIds];
+    while (queue.length > 0 && !this.runError) {
+      const id = queue.shift() as string;
+      if (!this.undecided.has(id)) continue;
+      const readiness = this.edges.readiness(id);
+      if (readiness === 'waiting') continue;
+      this.undecided.delete(id);
+      if (readiness === 'ready') {
+        this.ready.push(id);
+        continue;
+      }
+      const node = this.graph.node(id) as NodeDefinition;
+      const now = this.options.services.clock.now();
+      await this.persist(node, now, { status: 'skipped', attempt: 0, startedAt: now, inputs: {}, outputs: {}, activeHandles: [] });
+      queue.push(...this.edges.resolveOutgoing(id, []));
+    }
+  }
+
+  private startReadyNodes(): void {
+    while (!this.runError && this.ready.length > 0 && this.inFlight.size < this.limits.concurrency) {
+      const id = this.ready.shift() as string;
+      if (this.stats.nodesExecuted >= this.limits.maxNodeExecutions) {
+        const message = `the run reached its limit of ${this.limits.maxNodeExecutions} node executions`;
+        this.stop(new EngineError(ENGINE_ERROR_CODES.maxNodeExecutions, message), false);
+        return;
+      }
+      this.stats.nodesExecuted += 1;
+      this.inFlight.set(id, this.runNode(this.graph.node(id) as NodeDefinition));
+    }
+  }
+
+  private async runNode(node: NodeDefinition): Promise<void> {
+    try {
+      const { runId, workflow, services, registry } = this.options;
+      const outcome = await executeNode({
+        runId,
+        workflow,
+        node,
+        nodePath: `/nodes/${this.graph.indexOf(node.id)}`,
+        executor: registry.get(node.type) as NonNullable<ReturnType<NodeRegistry['get']>>,
+        services,
+        limits: this.limits,
+        runSignal: this.controller.signal,
+        published: (nodeId) => this.published.get(nodeId),
+        runInputs: this.options.inputs,
+        onAttemptStarted: (attempt) =>
+          this.emit({ type: 'node.started', runId, at: services.clock.now(), nodeId: node.id, nodeType: node.type, attempt }),
+      });
+      await this.settleNode(node, outcome);
+    } finally {
+      this.inFlight.delete(node.id);
+    }
+  }
+
+  private async settleNode(node: NodeDefinition, outcome: NodeExecutionOutcome): Promise<void> {
+    const { attempt, startedAt, inputs } = outcome;
+    const finishedAt = this.options.services.clock.now();
+    if (outcome.status === 'succeeded') {
+      const { outputs, details } = outcome.result;
+      const activeHandles = outcome.result.activeHandles ?? [DEFAULT_HANDLE];
+      this.publish(node.id, node.type, outputs);
+      await this.persist(node, finishedAt, { status: 'succeeded', attempt, startedAt, inputs, outputs, details, activeHandles });
+      return this.decide(this.edges.resolveOutgoing(node.id, activeHandles));
+    }
+    const { error } = outcome;
+    const failure = { attempt, startedAt, inputs, outputs: {}, error, details: error.details };
+    if (outcome.status === 'canceled') {
+      await this.persist(node, finishedAt, { ...failure, status: 'canceled', activeHandles: [] });
+      return;
+    }
+    if (!node.catchError) {
+      this.stop(error, false, node.id);
+      await this.persist(node, finishedAt, { ...failure, status: 'failed', activeHandles: [] });
+      return;
+    }
+    this.published.set(node.id, { error: { code: error.code, message: error.message } });
+    await this.persist(node, finishedAt, { ...failure, status: 'failed', activeHandles: [ERROR_HANDLE] });
+    return this.decide(this.edges.resolveOutgoing(node.id, [ERROR_HANDLE]));
+  }
+
+  private publish(nodeId: string, type: string, outputs: Record<string, unknown>): void {
+    this.published.set(nodeId, outputs);
+    if (type === END_NODE_TYPE) Object.assign(this.endOutputs, outputs);
+  }
+
+  /** Saves the record before anything downstream happens, so that a crash cannot lose it. */
+  private async persist(node: NodeDefinition, finishedAt: number, facts: ExecutedFacts): Promise<void> {
+    this.seq += 1;
+    const record = buildExecutionRecord({ ...facts, runId: this.options.runId, seq: this.seq, node, finishedAt }, this.limits, this.options.redact);
+    if (record.status === 'failed') this.stats.nodesFailed += 1;
+    if (record.status === 'skipped') this.stats.nodesSkipped += 1;
+    await this.options.store.saveExecution(record);
+    this.emit({ type: 'node.finished', runId: this.options.runId, at: finishedAt, record });
+  }
+
+  private countRecord(record: ExecutionRecord): void {
+    if (record.status === 'skipped') this.stats.nodesSkipped += 1;
+    else this.stats.nodesExecuted += 1;
+    if (record.status === 'failed') this.stats.nodesFailed += 1;
+  }
+
+  private finish(error: RunError | undefined): RunOutcome {
+    const { clock } = this.options.services;
+    const status = !error ? 'succeeded' : this.canceledByHost ? 'canceled' : 'failed';
+    const outcome: RunOutcome = { status, outputs: this.endOutputs, stats: { ...this.stats, durationMs: clock.now() - this.beganAt } };
+    if (error) outcome.error = error;
+    this.emit({ type: 'run.finished', runId: this.options.runId, at: clock.now(), outcome });
+    return outcome;
+  }
+
+  /** A broken listener must not break the run. */
+  private emit(event: RunEvent): void {
+    try {
+      this.options.onEvent?.(event);
+    } catch {
+      // The host's problem to log; the run goes on.
+    }
+  }
+}
+
+/**
+ * Runs (or resumes) a workflow to a terminal outcome. Node executions are persisted through
+ * `store` as they finish; executions already persisted for `runId` are not run again.
+ * Resolves with the outcome for every workflow-level result (failure, cancel, deadline);
+ * rejects only when the RunStore fails, since the run's state is then unknown: the host retries,
+ * which resumes.
+ */
+export function runWorkflow(options: RunWorkflowOptions): Promise<RunOutcome> {
+  return new WorkflowRun(options).run();
+}
