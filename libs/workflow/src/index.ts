@@ -1,7 +1,37 @@
 // Public surface of libs/workflow. Engine exports go above; infrastructure (config,
 // persistence, queue) below — apps import only from here (`#workflow`).
 
+// Engine: contract types and ports
+export type * from './engine/types.js';
+export type { ExecutionRecord, RunStore, InMemoryRunStore } from './engine/run-store.js';
+export type { RunEvent, RunOutcome, RunStats, RunStatus, RunError } from './engine/run-events.js';
+export type { RedactInputs } from './engine/execution-record.js';
+
+// Engine: validation and the run loop
+export { validateWorkflow, type ValidateWorkflowOptions } from './engine/validate-workflow.js';
+export { runWorkflow, type RunWorkflowOptions } from './engine/run-workflow.js';
+export { DEFAULT_ENGINE_LIMITS, resolveLimits, type EngineLimits } from './engine/limits.js';
+export { createNodeRegistry, type NodeRegistry } from './engine/registry.js';
+export { ENGINE_ERROR_CODES, EngineError, toEngineError, type EngineErrorOptions } from './engine/errors.js';
+export { START_NODE_TYPE, END_NODE_TYPE, DEFAULT_HANDLE, ERROR_HANDLE } from './engine/graph.js';
+export { valueFits, typeFits } from './engine/value-types.js';
+export { createInMemoryRunStore } from './engine/run-store.js';
+export { systemClock } from './engine/clock.js';
+
+// Node types
+export { builtInNodeExecutors, createDefaultNodeRegistry } from './nodes/built-in-nodes.js';
+export { startNode } from './nodes/start.js';
+export { mcpToolNode } from './nodes/mcp-tool.js';
+export { conditionNode } from './nodes/condition.js';
+export { templateNode } from './nodes/template.js';
+export { endNode } from './nodes/end.js';
+
+// Configuration (shared by API and worker)
 export * from './config/app-config.js';
-export * from './queue/run-queue.js';
-export * from './persistence/persistence.module.js';
 export * from './config/config.module.js';
+
+// Queue: the API ↔ worker contract
+export * from './queue/run-queue.js';
+
+// Persistence: collections shared by API and worker
+export * from './persistence/persistence.module.js';
