@@ -40,6 +40,7 @@ class WorkflowRun {
   private readonly undecided = new Set<string>();
   private readonly ready: string[] = [];
   private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly attempts = new Set<AbortController>();
   private readonly endOutputs: Record<string, unknown> = {};
   private readonly stats = { nodesExecuted: 0, nodesSkipped: 0, nodesFailed: 0 };
   private readonly beganAt: number;
@@ -107,6 +108,7 @@ class WorkflowRun {
     this.canceledByHost = byHost;
     const reason = nodeId ? new EngineError(ENGINE_ERROR_CODES.runCanceled, `canceled: node "${nodeId}" failed`) : error;
     this.controller.abort(reason);
+    for (const attempt of this.attempts) attempt.abort(reason);
   }
 
   private async replayPersisted(): Promise<number> {
@@ -127,8 +129,8 @@ class WorkflowRun {
   /** Looks at nodes whose incoming edges changed: queue the ready, skip (and propagate) the skipped. */
   private async decide(nodeIds: string[]): Promise<void> {
     const queue = [...nodeIds];
-    while (queue.length > 0 && !this.runError) {
-      const id = queue.shift() as string;
+    for (let next = 0; next < queue.length && !this.runError; next += 1) {
+      const id = queue[next];
       if (!this.undecided.has(id)) continue;
       const readiness = this.edges.readiness(id);
       if (readiness === 'waiting') continue;
@@ -169,6 +171,11 @@ class WorkflowRun {
         services,
         limits: this.limits,
         runSignal: this.controller.signal,
+        trackAttempt: (attempt) => {
+          if (this.controller.signal.aborted) attempt.abort(this.controller.signal.reason);
+          this.attempts.add(attempt);
+          return () => this.attempts.delete(attempt);
+        },
         published: (nodeId) => this.published.get(nodeId),
         runInputs: this.options.inputs,
         onAttemptStarted: (attempt) =>
