@@ -25,7 +25,8 @@ describe('loadConfig', () => {
       runConcurrency: 10,
       maxOutputBytes: 262_144,
     });
-    expect(config.worker.concurrency).toBe(10);
+    expect(config.worker).toEqual({ concurrency: 10, shutdownGraceMs: 10_000 });
+    expect(config.recovery).toEqual({ lockDurationMs: 30_000, stalledIntervalMs: 15_000, maxStalledCount: 2, sweepIntervalMs: 5_000, requeueAfterMs: 30_000 });
   });
 
   it('names each wrong or missing variable', () => {

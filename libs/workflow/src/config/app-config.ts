@@ -26,6 +26,12 @@ const envSchema = z.object({
   SECRETS_KEY: z.string().optional(),
   SECRETS_KEY_PREVIOUS: z.string().optional(),
   WORKER_CONCURRENCY: int(10, 1),
+  WORKER_SHUTDOWN_GRACE_MS: int(10_000),
+  RUN_LOCK_DURATION_MS: int(30_000, 1000),
+  RUN_STALLED_INTERVAL_MS: int(15_000, 100),
+  RUN_MAX_STALLED_COUNT: int(2),
+  RUN_SWEEP_INTERVAL_MS: int(5_000, 100),
+  RUN_REQUEUE_AFTER_MS: int(30_000, 100),
   RUN_MAX_NODE_EXECUTIONS: int(500, 1),
   RUN_DEADLINE_MS: int(30 * 60_000, 1000),
   MCP_CALL_TIMEOUT_MS: int(300_000, 100),
@@ -44,7 +50,9 @@ export type AppConfig = Readonly<{
   redisUrl: string;
   queuePrefix: string;
   secrets: { key?: string; previousKey?: string };
-  worker: { concurrency: number };
+  worker: { concurrency: number; shutdownGraceMs: number };
+  /** Run recovery: BullMQ stalled-job detection and the worker's sweep of runs without a live job. */
+  recovery: { lockDurationMs: number; stalledIntervalMs: number; maxStalledCount: number; sweepIntervalMs: number; requeueAfterMs: number };
   limits: {
     maxNodeExecutions: number;
     runDeadlineMs: number;
@@ -87,7 +95,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     queuePrefix: e.QUEUE_PREFIX,
     secrets: { key: e.SECRETS_KEY, previousKey: e.SECRETS_KEY_PREVIOUS },
-    worker: { concurrency: e.WORKER_CONCURRENCY },
+    worker: { concurrency: e.WORKER_CONCURRENCY, shutdownGraceMs: e.WORKER_SHUTDOWN_GRACE_MS },
+    recovery: {
+      lockDurationMs: e.RUN_LOCK_DURATION_MS,
+      stalledIntervalMs: e.RUN_STALLED_INTERVAL_MS,
+      maxStalledCount: e.RUN_MAX_STALLED_COUNT,
+      sweepIntervalMs: e.RUN_SWEEP_INTERVAL_MS,
+      requeueAfterMs: e.RUN_REQUEUE_AFTER_MS,
+    },
     limits: {
       maxNodeExecutions: e.RUN_MAX_NODE_EXECUTIONS,
       runDeadlineMs: e.RUN_DEADLINE_MS,
