@@ -35,3 +35,7 @@ export * from './queue/run-queue.js';
 
 // Persistence: collections shared by API and worker
 export * from './persistence/persistence.module.js';
+
+// Secrets: AES-256-GCM at rest (toolset headers, provider API keys)
+export { createSecretBox, SecretBoxError, type SecretBox, type SecretBoxOptions } from './secrets/secret-box.js';
+export { SECRET_BOX, SecretsModule } from './secrets/secrets.module.js';
