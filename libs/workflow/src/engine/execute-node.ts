@@ -69,7 +69,10 @@ async function runAttempt(plan: NodeExecutionPlan, context: NodeExecutionContext
   }
 }
 
-/** Resolves inputs and executes a node, with its retry policy and timeout. Never throws. */
+/**
+ * Resolves inputs and executes a node, with its retry policy and timeout. Never throws.
+ * Retries wait a fixed `backoffMs` between attempts (the policy has one delay, no multiplier).
+ */
 export async function executeNode(plan: NodeExecutionPlan): Promise<NodeExecutionOutcome> {
   const { node, nodePath, executor, services, runSignal } = plan;
   const startedAt = services.clock.now();

@@ -67,35 +67,28 @@ export class WorkflowGraph {
 
   /** Every node from which `id` can be reached (its upstream set); cycles are tolerated. */
   ancestors(id: string): ReadonlySet<string> {
-    const cached = this.ancestorsCache.get(id);
-    if (cached) return cached;
-    const seen = new Set<string>();
-    const queue = [id];
-    while (queue.length > 0) {
-      const current = queue.pop() as string;
-      for (const edgeIndex of this.incoming(current)) {
-        const source = this.edges[edgeIndex].source;
-        if (!seen.has(source)) {
-          seen.add(source);
-          queue.push(source);
-        }
-      }
+    let ancestors = this.ancestorsCache.get(id);
+    if (!ancestors) {
+      ancestors = this.walk(id, (current) => this.incoming(current).map((edgeIndex) => this.edges[edgeIndex].source));
+      this.ancestorsCache.set(id, ancestors);
     }
-    this.ancestorsCache.set(id, seen);
-    return seen;
+    return ancestors;
   }
 
   /** Nodes reachable from `rootId` following edges forward, the root included. */
   reachableFrom(rootId: string): Set<string> {
-    const seen = new Set<string>([rootId]);
+    return this.walk(rootId, (current) => this.outgoing(current).map((edgeIndex) => this.edges[edgeIndex].target)).add(rootId);
+  }
+
+  /** Nodes reached from `rootId` through `next` (the root only if a cycle leads back to it). */
+  private walk(rootId: string, next: (id: string) => string[]): Set<string> {
+    const seen = new Set<string>();
     const queue = [rootId];
     while (queue.length > 0) {
-      const current = queue.pop() as string;
-      for (const edgeIndex of this.outgoing(current)) {
-        const target = this.edges[edgeIndex].target;
-        if (!seen.has(target)) {
-          seen.add(target);
-          queue.push(target);
+      for (const neighbour of next(queue.pop() as string)) {
+        if (!seen.has(neighbour)) {
+          seen.add(neighbour);
+          queue.push(neighbour);
         }
       }
     }

@@ -1,6 +1,6 @@
 /** Per-run limits (SPEC §3 "Limits"); the host reads them from the environment. */
 export interface EngineLimits {
-  /** Node executions allowed in one run, resumed ones included. */
+  /** Node executions allowed in one run, resumed ones included; a retried node counts once. */
   maxNodeExecutions: number;
   /** Wall-clock budget of a run, counted from its first start (see `RunWorkflowOptions.startedAt`). */
   runDeadlineMs: number;

@@ -34,7 +34,8 @@ describe('runWorkflow', () => {
     };
     const events: RunEvent[] = [];
     const store = createInMemoryRunStore();
-    const options = runOptions(workflow, toolbox, { inputs: { name: 'Ada' }, store, onEvent: (event) => events.push(event) });
+    const redact = (inputs: Record<string, unknown>): Record<string, unknown> => ('name' in inputs ? { ...inputs, name: '***' } : inputs);
+    const options = runOptions(workflow, toolbox, { inputs: { name: 'Ada' }, store, redact, onEvent: (event) => events.push(event) });
     const outcome = await runWorkflow(options);
     expect(outcome).toMatchObject({ status: 'succeeded', outputs: { text: 'hello Ada! tags=["a","b"] second=b', isError: false }, stats: { nodesExecuted: 4, nodesSkipped: 0, nodesFailed: 0 } });
     expect(events[0].type).toBe('run.started');
@@ -50,10 +51,12 @@ describe('runWorkflow', () => {
     expect(records[1]).toMatchObject({
       type: 'mcpTool',
       attempt: 1,
-      inputs: { name: 'Ada' },
+      inputs: { name: '***' },
       details: { toolsetId: 'tools', tool: 'lookup', transport: 'streamable-http', sessionReused: false, isError: false },
     });
+    expect(toolbox.calls[0].arguments).toEqual({ name: 'Ada' });
     expect(records[1].finishedAt - records[1].startedAt).toBe(records[1].durationMs);
+    expect(events.filter((event) => event.type === 'node.finished').map((event) => event.type === 'node.finished' && event.record.nodeId)).toEqual(['start', 'lookup', 'say', 'end']);
   });
 
   it('takes one branch, skips the other and propagates the skip through a join that still runs', async () => {
