@@ -1,0 +1,53 @@
+/**
+ * Errors of libs/mcp are values with a code, so callers (the REST API, the run engine) map them
+ * to HTTP statuses and node outcomes without parsing messages.
+ */
+export const McpErrorCode = {
+  UNREACHABLE: 'MCP_UNREACHABLE',
+  AUTH_FAILED: 'MCP_AUTH_FAILED',
+  PROTOCOL_ERROR: 'MCP_PROTOCOL_ERROR',
+  TIMEOUT: 'MCP_TIMEOUT',
+  CANCELED: 'MCP_CANCELED',
+  TOOL_ERROR: 'MCP_TOOL_ERROR',
+  INPUT_INVALID: 'MCP_INPUT_INVALID',
+} as const;
+
+export type McpErrorCode = (typeof McpErrorCode)[keyof typeof McpErrorCode];
+
+/** One problem found in tool arguments; `path` is dotted (`items[0].name`), '' for the root. */
+export interface ArgumentError {
+  path: string;
+  message: string;
+}
+
+export interface McpErrorDetails {
+  cause?: unknown;
+  /** Every cause when several attempts failed (auto transport: Streamable HTTP, then SSE). */
+  causes?: unknown[];
+  /** HTTP status of the response that caused the error, when there was one. */
+  status?: number;
+  /** MCP_INPUT_INVALID: every argument problem. */
+  errors?: ArgumentError[];
+}
+
+export class McpError extends Error {
+  override readonly name = 'McpError';
+  readonly causes?: unknown[];
+  readonly status?: number;
+  readonly errors?: ArgumentError[];
+
+  constructor(
+    readonly code: McpErrorCode,
+    message: string,
+    details: McpErrorDetails = {},
+  ) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    if (details.causes) this.causes = details.causes;
+    if (details.status !== undefined) this.status = details.status;
+    if (details.errors) this.errors = details.errors;
+  }
+}
+
+export function isMcpError(error: unknown, code?: McpErrorCode): error is McpError {
+  return error instanceof McpError && (code === undefined || error.code === code);
+}

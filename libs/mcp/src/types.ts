@@ -1,0 +1,138 @@
+/**
+ * The vocabulary of libs/mcp's public surface. No SDK type leaks through it, so a second client
+ * implementation (e.g. for the stateless MCP revision) can sit behind the same interface.
+ */
+
+export type JsonSchema = Record<string, unknown> | boolean;
+
+export type ValueType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'any' | `array<${string}>`;
+
+/** A typed node input or output; structurally identical to `TypedField` in libs/workflow. */
+export interface TypedField {
+  key: string;
+  label: string;
+  description?: string;
+  valueType: ValueType;
+  required: boolean;
+  enum?: unknown[];
+  default?: unknown;
+  /** The property's schema, self-contained: local `$defs`/`definitions` it refers to travel with it. */
+  schema: JsonSchema;
+}
+
+export type TransportMode = 'auto' | 'streamable-http' | 'sse';
+export type ResolvedTransport = 'streamable-http' | 'sse' | 'stdio';
+export type FetchFunction = typeof fetch;
+
+interface TargetTimeouts {
+  /** Default per-call timeout (no response and no progress for this long); 300 s if unset. */
+  timeoutMs?: number;
+  /** Bound on connecting, handshake included; 10 s if unset. */
+  connectTimeoutMs?: number;
+}
+
+export interface McpHttpTarget extends TargetTimeouts {
+  kind?: 'http';
+  url: string;
+  /** Static headers sent with every request (credentials): part of the pool key. */
+  headers?: Record<string, string>;
+  transport?: TransportMode;
+  /** Used by the SDK transports instead of the global fetch (e.g. an SSRF-safe one). */
+  fetch?: FetchFunction;
+}
+
+export interface McpStdioTarget extends TargetTimeouts {
+  kind: 'stdio';
+  command: string;
+  args?: string[];
+  /** Added to a minimal inherited environment (HOME, PATH, …), never the whole parent env. */
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+export type McpTarget = McpHttpTarget | McpStdioTarget;
+
+export interface ConnectOptions {
+  /** Overrides the target's fetch for HTTP transports. */
+  fetch?: FetchFunction;
+  /** Aborts connecting (MCP_CANCELED). */
+  signal?: AbortSignal;
+  clientInfo?: { name: string; version: string };
+}
+
+export interface ServerInfo {
+  name: string;
+  version: string;
+  protocolVersion: string;
+}
+
+export interface ToolSnapshot {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: Record<string, unknown>;
+  inputs: TypedField[];
+  outputs?: TypedField[];
+  usable: boolean;
+  unusableReason?: string;
+}
+
+/**
+ * A content block as the server sent it, every field kept (annotations, `_meta`, resource
+ * metadata). `type` is one of text, image, audio, resource, resource_link, or a newer one.
+ */
+export interface McpContent {
+  type: string;
+  [field: string]: unknown;
+}
+
+export interface NormalizedToolResult {
+  isError: boolean;
+  structuredContent?: unknown;
+  /** The text blocks joined by newlines ('' when there are none). */
+  text: string;
+  content: McpContent[];
+}
+
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface CallToolOptions {
+  /** No response and no progress for this long → MCP_TIMEOUT. Defaults to the target's timeoutMs. */
+  timeoutMs?: number;
+  /** Progress resets `timeoutMs`, but never beyond this total (default: the larger of timeoutMs and 30 min). */
+  maxTotalTimeoutMs?: number;
+  /** Abort → the server receives notifications/cancelled and the call fails with MCP_CANCELED. */
+  signal?: AbortSignal;
+  onProgress?: (update: ProgressUpdate) => void;
+  /** Arguments are validated against it before sending; defaults to the schema seen in listTools(). */
+  inputSchema?: JsonSchema;
+  /** structuredContent is validated against it; defaults to the schema seen in listTools(). */
+  outputSchema?: JsonSchema;
+}
+
+export interface ListToolsOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Why a connection stopped being trustworthy: its transport closed, or reported an error. */
+export type ConnectionFailure = { kind: 'close' } | { kind: 'error'; error: Error };
+
+export interface McpConnection {
+  readonly serverInfo: ServerInfo;
+  readonly transport: ResolvedTransport;
+  readonly closed: boolean;
+  /** Every page (follows nextCursor); a tool whose schema cannot compile is marked unusable. */
+  listTools(options?: ListToolsOptions): Promise<ToolSnapshot[]>;
+  callTool(name: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<NormalizedToolResult>;
+  /** Terminates the HTTP session (DELETE) first, then closes the transport. Idempotent. */
+  close(): Promise<void>;
+  /** Called on an unexpected transport close or error (not during close()); returns an unsubscribe. */
+  onFailure(listener: (failure: ConnectionFailure) => void): () => void;
+}
