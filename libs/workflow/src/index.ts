@@ -39,3 +39,11 @@ export * from './persistence/persistence.module.js';
 // Secrets: AES-256-GCM at rest (toolset headers, provider API keys)
 export { createSecretBox, SecretBoxError, type SecretBox, type SecretBoxOptions } from './secrets/secret-box.js';
 export { SECRET_BOX, SecretsModule } from './secrets/secrets.module.js';
+
+// Toolsets: stored MCP servers, the engine's ToolCatalog over them, MCP targets with opened headers
+export * from './persistence/toolset.schema.js';
+export * from './persistence/toolset.repository.js';
+export { ToolsetCatalog, toolDescriptorOf } from './persistence/toolset-catalog.js';
+export { ToolsetTargets, connectionTarget, type TargetOptions } from './persistence/toolset-targets.js';
+export { ToolsetStoreModule } from './persistence/toolset-store.module.js';
+export { OutboundHttp, OutboundModule } from './outbound/outbound.module.js';

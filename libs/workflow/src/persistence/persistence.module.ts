@@ -1,11 +1,12 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { MongooseModule, type ModelDefinition } from '@nestjs/mongoose';
+import { TOOLSET_MODEL, ToolsetSchema } from './toolset.schema.js';
 
 /**
  * Every collection of mcpflow, registered once and shared by the API and the worker
  * (one provider list feeding both apps). Each feature lists its schema in `MODELS`.
  */
-export const MODELS: ModelDefinition[] = [];
+export const MODELS: ModelDefinition[] = [{ name: TOOLSET_MODEL, schema: ToolsetSchema }];
 
 @Global()
 @Module({})

@@ -1,0 +1,70 @@
+import { Schema, type Types } from 'mongoose';
+
+/**
+ * A toolset: one MCP server by URL, and the snapshot of its tools taken at create/refresh.
+ *
+ * - Header values are secrets: stored sealed by the SecretBox (AES-256-GCM), names in clear.
+ * - Each tool's snapshot (schemas, typed inputs/outputs, annotations) is stored as one JSON
+ *   string: JSON Schemas are full of keys MongoDB (and FerretDB even more) treats specially
+ *   (`$ref`, `$defs`, `$schema`, dotted property names), and a string keeps them byte-exact.
+ * - `revision` grows with every write, so a refresh or PATCH that connected to the server in
+ *   the meantime only lands if nobody else wrote since (no transactions needed).
+ */
+export const TOOLSET_MODEL = 'Toolset';
+export const TOOLSETS_COLLECTION = 'toolsets';
+
+export type TransportMode = 'auto' | 'streamable-http' | 'sse';
+export type ResolvedHttpTransport = 'streamable-http' | 'sse';
+
+export interface StoredHeader {
+  name: string;
+  /** Sealed by the SecretBox; never the plaintext. */
+  value: string;
+}
+
+export interface StoredTool {
+  name: string;
+  usable: boolean;
+  /** JSON of the tool's ToolSnapshot (libs/mcp). */
+  snapshot: string;
+}
+
+export interface ToolsetDocument {
+  _id: Types.ObjectId;
+  name: string;
+  url: string;
+  headers: StoredHeader[];
+  /** What the user asked for. */
+  transport: TransportMode;
+  /** What the server spoke at the last listing. */
+  resolvedTransport: ResolvedHttpTransport;
+  timeoutMs?: number | null;
+  serverInfo: { name: string; version: string; protocolVersion: string };
+  tools: StoredTool[];
+  toolCount: number;
+  toolsRefreshedAt: Date;
+  revision: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const ToolsetSchema = new Schema<ToolsetDocument>(
+  {
+    name: { type: String, required: true },
+    url: { type: String, required: true },
+    headers: { type: [{ _id: false, name: { type: String, required: true }, value: { type: String, required: true } }], default: [] },
+    transport: { type: String, required: true, enum: ['auto', 'streamable-http', 'sse'] },
+    resolvedTransport: { type: String, required: true, enum: ['streamable-http', 'sse'] },
+    timeoutMs: { type: Number, required: false },
+    serverInfo: {
+      _id: false,
+      type: { name: { type: String }, version: { type: String }, protocolVersion: { type: String } },
+      required: true,
+    },
+    tools: { type: [{ _id: false, name: { type: String, required: true }, usable: { type: Boolean, required: true }, snapshot: { type: String, required: true } }], default: [] },
+    toolCount: { type: Number, required: true },
+    toolsRefreshedAt: { type: Date, required: true },
+    revision: { type: Number, required: true, default: 1 },
+  },
+  { collection: TOOLSETS_COLLECTION, timestamps: true, versionKey: false, minimize: false },
+);
