@@ -1,0 +1,73 @@
+/**
+ * The MCP side of a fixture: a low-level SDK `Server` per session, serving declared tools with
+ * raw JSON Schemas (McpServer would turn our tricky schemas into zod first), paging tools/list,
+ * and counting tool calls and incoming notifications/cancelled.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { McpContent } from '../types.js';
+
+export interface FixtureToolContext {
+  /** Aborted when the client sends notifications/cancelled (or the session closes). */
+  signal: AbortSignal;
+  /** Sends notifications/progress, when the caller asked for progress. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+}
+
+export interface FixtureToolResult {
+  content: McpContent[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface FixtureTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  handler(args: Record<string, unknown>, context: FixtureToolContext): FixtureToolResult | Promise<FixtureToolResult>;
+}
+
+export class FixtureCounters {
+  readonly calls = new Map<string, number>();
+  cancellations = 0;
+}
+
+export function createFixtureMcpServer(name: string, tools: FixtureTool[], pageSize: number | undefined, counters: FixtureCounters): Server {
+  const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: {} } });
+  const listed = tools.map(({ handler: _handler, ...tool }) => tool);
+
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    if (pageSize === undefined) return { tools: listed };
+    const start = request.params?.cursor === undefined ? 0 : Number(request.params.cursor);
+    if (!Number.isInteger(start) || start < 0) throw new McpError(ErrorCode.InvalidParams, `bad cursor ${request.params?.cursor}`);
+    const end = start + pageSize;
+    return { tools: listed.slice(start, end), ...(end < listed.length ? { nextCursor: String(end) } : {}) };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = tools.find((t) => t.name === request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    counters.calls.set(tool.name, (counters.calls.get(tool.name) ?? 0) + 1);
+    const progressToken = request.params._meta?.progressToken;
+    const result = await tool.handler(request.params.arguments ?? {}, {
+      signal: extra.signal,
+      progress: async (progress, total, message) => {
+        if (progressToken === undefined) return;
+        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total, message } });
+      },
+    });
+    return { ...result };
+  });
+  return server;
+}
+
+/** Counts notifications/cancelled as they arrive; set before connect (the SDK chains handlers). */
+export function countCancellations(transport: Transport, counters: FixtureCounters): void {
+  transport.onmessage = (message) => {
+    if ('method' in message && message.method === 'notifications/cancelled') counters.cancellations++;
+  };
+}
