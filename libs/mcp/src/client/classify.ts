@@ -1,0 +1,85 @@
+/**
+ * Maps what the SDK, fetch and child processes throw to McpError codes, and answers the one
+ * question recovery depends on: did this request certainly not reach a live session?
+ */
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { ErrorCode, McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, McpErrorCode } from '../errors.js';
+
+/** Network failures worth another connect attempt (the peer may be starting or restarting). */
+const TRANSIENT_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
+export function httpStatusOf(error: unknown): number | undefined {
+  if (error instanceof McpError) return error.status;
+  if ((error instanceof StreamableHTTPError || error instanceof SseError) && typeof error.code === 'number' && error.code > 0) return error.code;
+  // The SSE transport's POST failures are plain Errors: "Error POSTing to endpoint (HTTP 404): …".
+  const match = error instanceof Error ? /\(HTTP (\d{3})\)/.exec(error.message) : null;
+  return match ? Number(match[1]) : undefined;
+}
+
+/** The errno-style code (`ECONNREFUSED`, `ENOENT`…) somewhere in the cause chain. */
+export function networkCodeOf(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+export function isTransientNetworkFailure(error: unknown): boolean {
+  const status = httpStatusOf(error);
+  if (status !== undefined) return GATEWAY_STATUSES.has(status);
+  const code = networkCodeOf(error);
+  return code !== undefined && TRANSIENT_NETWORK_CODES.has(code);
+}
+
+/**
+ * True when the request cannot have been processed: the session is gone (404, or 400 on a
+ * session id the server no longer knows), the TCP connection was refused, or the SDK had no
+ * transport to send on. Only such requests may be sent again.
+ */
+export function wasNotDelivered(error: unknown, hadSessionId: boolean): boolean {
+  const status = httpStatusOf(error);
+  if (status === 404 || (status === 400 && hadSessionId)) return true;
+  if (networkCodeOf(error) === 'ECONNREFUSED') return true;
+  return error instanceof Error && error.message === 'Not connected';
+}
+
+export function isAuthStatus(status: number | undefined): boolean {
+  return status === 401 || status === 403;
+}
+
+export function toMcpError(error: unknown, context: string): McpError {
+  if (error instanceof McpError) return error;
+  const status = httpStatusOf(error);
+  const detail = describe(error);
+  const details = { cause: error, ...(status === undefined ? {} : { status }) };
+  if (isAuthStatus(status) || error instanceof UnauthorizedError) {
+    return new McpError(McpErrorCode.AUTH_FAILED, `${context}: authentication refused (${detail})`, details);
+  }
+  if (status !== undefined) {
+    const code = GATEWAY_STATUSES.has(status) ? McpErrorCode.UNREACHABLE : McpErrorCode.PROTOCOL_ERROR;
+    return new McpError(code, `${context}: HTTP ${status} (${detail})`, details);
+  }
+  if (isUnreachable(error)) return new McpError(McpErrorCode.UNREACHABLE, `${context}: ${detail}`, details);
+  if (error instanceof SdkMcpError && error.code === ErrorCode.RequestTimeout) {
+    return new McpError(McpErrorCode.TIMEOUT, `${context}: ${detail}`, details);
+  }
+  return new McpError(McpErrorCode.PROTOCOL_ERROR, `${context}: ${detail}`, details);
+}
+
+function isUnreachable(error: unknown): boolean {
+  if (networkCodeOf(error) !== undefined) return true;
+  if (error instanceof SseError) return true; // no HTTP status: the event stream never opened
+  if (error instanceof SdkMcpError) return error.code === ErrorCode.ConnectionClosed;
+  return error instanceof Error && (error.message === 'Not connected' || error.message === 'fetch failed');
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = networkCodeOf(error);
+  return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+}

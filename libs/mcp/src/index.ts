@@ -1,0 +1,36 @@
+/** libs/mcp — the only public surface: MCP client, per-run pool, JSON Schema → typed fields, test fixtures. */
+export type {
+  CallToolOptions,
+  ConnectionFailure,
+  ConnectOptions,
+  FetchFunction,
+  JsonSchema,
+  ListToolsOptions,
+  McpConnection,
+  McpContent,
+  McpHttpTarget,
+  McpStdioTarget,
+  McpTarget,
+  NormalizedToolResult,
+  ProgressUpdate,
+  ResolvedTransport,
+  ServerInfo,
+  ToolSnapshot,
+  TransportMode,
+  TypedField,
+  ValueType,
+} from './types.js';
+export { McpError, McpErrorCode, isMcpError, type ArgumentError, type McpErrorDetails } from './errors.js';
+export { connectMcp, listToolset, type ToolsetListing } from './toolset.js';
+export { toolErrorOf } from './client/tool-result.js';
+export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS } from './client/call-deadline.js';
+export { DEFAULT_CONNECT_TIMEOUT_MS } from './client/open.js';
+export { McpClientPool, mcpClientMemory, type AcquiredConnection, type PoolOptions } from './pool/client-pool.js';
+export { poolKey } from './pool/pool-key.js';
+export { schemaToFields } from './schema/fields.js';
+export { validateArguments, type ArgumentValidation } from './schema/validate-arguments.js';
+export { compileSchema, dialectOf, type CompiledSchema, type SchemaDialect } from './schema/dialect-validator.js';
+export { createOutboundFetch, type OutboundFetch, type OutboundFetchOptions } from './outbound/outbound-fetch.js';
+export { createOutboundPolicy, type OutboundPolicy, type OutboundPolicyOptions } from './outbound/policy.js';
+export { OutboundBlockedError, findOutboundBlock } from './outbound/errors.js';
+export * from './testing/index.js';
