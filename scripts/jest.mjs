@@ -1,0 +1,12 @@
+// `npm test -- <pattern>` / `npm run test:e2e -- <pattern>`: runs Jest (native ESM mode) on one
+// project. The project flag goes last because Jest's --selectProjects swallows what follows it.
+import { spawnSync } from 'node:child_process';
+
+const [project, ...args] = process.argv.slice(2);
+const extra = project === 'e2e' ? ['--runInBand'] : [];
+const result = spawnSync(
+  process.execPath,
+  ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', ...args, ...extra, '--selectProjects', project],
+  { stdio: 'inherit' },
+);
+process.exit(result.status ?? 1);
