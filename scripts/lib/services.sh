@@ -16,8 +16,11 @@ ensure_node() {
 
 ensure_node_modules() {
   if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    log "installing npm dependencies (npm ci)"
-    npm ci --no-audit --no-fund --loglevel=error
+    # `npm ci` refuses this lock file here: the registry serves only this platform's optional
+    # native packages, so the lock lacks the other platforms' and ci calls it out of sync.
+    # `npm install` installs exactly the locked versions all the same.
+    log "installing npm dependencies (npm install from package-lock.json)"
+    npm install --no-audit --no-fund --loglevel=error
   fi
 }
 
