@@ -47,3 +47,14 @@ export { ToolsetCatalog, toolDescriptorOf } from './persistence/toolset-catalog.
 export { ToolsetTargets, connectionTarget, type TargetOptions } from './persistence/toolset-targets.js';
 export { ToolsetStoreModule } from './persistence/toolset-store.module.js';
 export { OutboundHttp, OutboundModule } from './outbound/outbound.module.js';
+
+// LLM: providers, the LlmClient port and the `llm` / `agent` node types
+export { llmNode } from './nodes/llm.js';
+export { agentNode } from './nodes/agent/agent-node.js';
+export { llmNodeExecutors } from './nodes/llm-nodes.js';
+export * from './nodes/llm/llm-client.js';
+export type { ProviderEndpoint, ProviderResolver } from './llm/provider-resolver.js';
+export { createOpenAiLlmClient, type OpenAiLlmClientOptions } from './llm/openai-llm-client.js';
+export { LLM_CLIENT, LlmModule } from './llm/llm.module.js';
+export * from './persistence/provider.schema.js';
+export * from './persistence/provider.repository.js';

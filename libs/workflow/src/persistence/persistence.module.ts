@@ -1,12 +1,19 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { MongooseModule, type ModelDefinition } from '@nestjs/mongoose';
+import { PROVIDER_MODEL, ProviderSchema } from './provider.schema.js';
+import { NODE_EXECUTION_MODEL, NodeExecutionSchema } from './node-execution.schema.js';
+import { RUN_MODEL, RunSchema } from './run.schema.js';
 import { TOOLSET_MODEL, ToolsetSchema } from './toolset.schema.js';
+import { WORKFLOW_MODEL, WORKFLOW_VERSION_MODEL, WorkflowSchema, WorkflowVersionSchema } from './workflow.schema.js';
 
 /**
  * Every collection of mcpflow, registered once and shared by the API and the worker
  * (one provider list feeding both apps). Each feature lists its schema in `MODELS`.
  */
-export const MODELS: ModelDefinition[] = [{ name: TOOLSET_MODEL, schema: ToolsetSchema }];
+export const MODELS: ModelDefinition[] = [
+  { name: TOOLSET_MODEL, schema: ToolsetSchema },
+  { name: PROVIDER_MODEL, schema: ProviderSchema },
+];
 
 @Global()
 @Module({})

@@ -37,7 +37,7 @@ export interface LlmChatRequest {
   responseSchema?: Record<string, unknown>;
   /** Aborts the request, including the SDK's waits between retries. */
   signal: AbortSignal;
-  /** Bound on one HTTP attempt. */
+  /** Bound on the whole call, the SDK's retries included. */
   timeoutMs?: number;
 }
 
