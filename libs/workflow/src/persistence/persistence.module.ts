@@ -1,11 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { MongooseModule, type ModelDefinition } from '@nestjs/mongoose';
 import { PROVIDER_MODEL, ProviderSchema } from './provider.schema.js';
-import { NODE_EXECUTION_MODEL, NodeExecutionSchema } from './node-execution.schema.js';
-import { RUN_MODEL, RunSchema } from './run.schema.js';
-import { PROVIDER_MODEL, ProviderSchema } from './provider.schema.js';
 import { TOOLSET_MODEL, ToolsetSchema } from './toolset.schema.js';
-import { WORKFLOW_MODEL, WORKFLOW_VERSION_MODEL, WorkflowSchema, WorkflowVersionSchema } from './workflow.schema.js';
 
 /**
  * Every collection of mcpflow, registered once and shared by the API and the worker
