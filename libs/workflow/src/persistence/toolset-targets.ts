@@ -3,23 +3,30 @@ import type { McpHttpTarget, TransportMode } from '#mcp';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { OutboundHttp } from '../outbound/outbound.module.js';
-import { ToolsetRepository, type ToolsetConnection } from './toolset.repository.js';
+import { ToolsetRepository } from './toolset.repository.js';
+
+/** How to reach an MCP server by URL; header values in clear. */
+export interface ConnectionSpec {
+  url: string;
+  headers: Record<string, string>;
+  transport: TransportMode;
+  timeoutMs?: number;
+}
 
 export interface TargetOptions {
   /**
-   * `resolved` (default, runs): the transport the server spoke at the last listing, no probing.
-   * `requested`: the toolset's own mode (`auto` probes again), for re-listing after a change.
+   * `resolved` (default; runs, ad-hoc calls): the transport the server spoke at the last listing,
+   * so no probing. `requested`: the toolset's own mode (`auto` probes again), for a refresh.
    */
   transport?: 'resolved' | 'requested';
 }
 
-/** MCP target of a connection: header values in clear, the SSRF-safe fetch, the call timeout. */
-export function connectionTarget(connection: Omit<ToolsetConnection, 'revision'>, fetch: McpHttpTarget['fetch'], defaultTimeoutMs: number, options: TargetOptions = {}): McpHttpTarget {
-  const transport: TransportMode = options.transport === 'requested' ? connection.transport : connection.resolvedTransport;
-  return { url: connection.url, headers: connection.headers, transport, timeoutMs: connection.timeoutMs ?? defaultTimeoutMs, fetch };
+/** MCP target of a connection: headers in clear, the SSRF-safe fetch, the call timeout (toolset's, else the default). */
+export function connectionTarget(spec: ConnectionSpec, fetch: McpHttpTarget['fetch'], defaultTimeoutMs: number): McpHttpTarget {
+  return { url: spec.url, headers: spec.headers, transport: spec.transport, timeoutMs: spec.timeoutMs ?? defaultTimeoutMs, fetch };
 }
 
-/** Builds MCP targets for stored toolsets (worker: one per mcpTool/agent call's pool lookup; API: ad-hoc calls). */
+/** Builds MCP targets for stored toolsets (the worker's pool, the API's ad-hoc calls and listings). */
 @Injectable()
 export class ToolsetTargets {
   constructor(
@@ -28,13 +35,15 @@ export class ToolsetTargets {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** undefined when the toolset does not exist. The target holds secrets: never log or return it. */
+  /** undefined when the toolset does not exist. The target holds secrets: never log, store or return it. */
   async toolsetConnectionTarget(toolsetId: string, options: TargetOptions = {}): Promise<McpHttpTarget | undefined> {
     const connection = await this.toolsets.connectionOf(toolsetId);
-    return connection && this.targetFor(connection, options);
+    if (!connection) return undefined;
+    const transport = options.transport === 'requested' ? connection.transport : connection.resolvedTransport;
+    return this.targetFor({ ...connection, transport });
   }
 
-  targetFor(connection: Omit<ToolsetConnection, 'revision'>, options: TargetOptions = {}): McpHttpTarget {
-    return connectionTarget(connection, this.outbound.fetch, this.config.limits.callTimeoutMs, options);
+  targetFor(spec: ConnectionSpec): McpHttpTarget {
+    return connectionTarget(spec, this.outbound.fetch, this.config.limits.callTimeoutMs);
   }
 }

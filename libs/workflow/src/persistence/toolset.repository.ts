@@ -114,20 +114,22 @@ export class ToolsetRepository {
     return doc ? this.recordOf(doc) : undefined;
   }
 
+  async exists(id: string): Promise<boolean> {
+    return isValidObjectId(id) && (await this.model.exists({ _id: id }).exec()) !== null;
+  }
+
+  /** Header values opened: for connecting only. */
   async connectionOf(id: string): Promise<ToolsetConnection | undefined> {
     const doc = isValidObjectId(id)
       ? await this.model.findById(id, { url: 1, headers: 1, transport: 1, resolvedTransport: 1, timeoutMs: 1, revision: 1 }).lean<ToolsetDocument>().exec()
       : null;
-    if (!doc) return undefined;
-    const connection: ToolsetConnection = {
-      url: doc.url,
-      headers: Object.fromEntries(doc.headers.map((header) => [header.name, this.box.open(header.value)])),
-      transport: doc.transport,
-      resolvedTransport: doc.resolvedTransport,
-      revision: doc.revision,
-    };
-    if (typeof doc.timeoutMs === 'number') connection.timeoutMs = doc.timeoutMs;
-    return connection;
+    return doc ? this.connectionFrom(doc) : undefined;
+  }
+
+  /** The toolset and its connection from one read (same revision), for a refresh. */
+  async findWithConnection(id: string): Promise<{ toolset: ToolsetRecord; connection: ToolsetConnection } | undefined> {
+    const doc = isValidObjectId(id) ? await this.model.findById(id).lean<ToolsetDocument>().exec() : null;
+    return doc ? { toolset: this.recordOf(doc), connection: this.connectionFrom(doc) } : undefined;
   }
 
   /** Applies the changes only if the toolset is still at `revision` (someone else may have written meanwhile). */
@@ -146,8 +148,7 @@ export class ToolsetRepository {
       ? await this.model.findOneAndUpdate({ _id: id, revision }, update, { returnDocument: 'after' }).lean<ToolsetDocument>().exec()
       : null;
     if (doc) return { ok: true, toolset: this.recordOf(doc) };
-    const exists = isValidObjectId(id) && (await this.model.exists({ _id: id }).exec()) !== null;
-    return { ok: false, reason: exists ? 'conflict' : 'missing' };
+    return { ok: false, reason: (await this.exists(id)) ? 'conflict' : 'missing' };
   }
 
   async delete(id: string): Promise<boolean> {
@@ -168,6 +169,18 @@ export class ToolsetRepository {
       toolCount: listing.tools.length,
       toolsRefreshedAt: new Date(),
     };
+  }
+
+  private connectionFrom(doc: ToolsetDocument): ToolsetConnection {
+    const connection: ToolsetConnection = {
+      url: doc.url,
+      headers: Object.fromEntries(doc.headers.map((header) => [header.name, this.box.open(header.value)])),
+      transport: doc.transport,
+      resolvedTransport: doc.resolvedTransport,
+      revision: doc.revision,
+    };
+    if (typeof doc.timeoutMs === 'number') connection.timeoutMs = doc.timeoutMs;
+    return connection;
   }
 
   private recordOf(doc: ToolsetDocument): ToolsetRecord {
