@@ -12,19 +12,29 @@ import { McpError, McpErrorCode } from '../errors.js';
 const TRANSIENT_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 
+interface ErrorLike {
+  message: string;
+  code?: unknown;
+  cause?: unknown;
+}
+
+/** Duck-typed: errors thrown by Node internals (fetch) may come from another realm (Jest's VM). */
+function errorLike(value: unknown): ErrorLike | undefined {
+  return typeof value === 'object' && value !== null && typeof (value as ErrorLike).message === 'string' ? (value as ErrorLike) : undefined;
+}
+
 export function httpStatusOf(error: unknown): number | undefined {
   if (error instanceof McpError) return error.status;
   if ((error instanceof StreamableHTTPError || error instanceof SseError) && typeof error.code === 'number' && error.code > 0) return error.code;
   // The SSE transport's POST failures are plain Errors: "Error POSTing to endpoint (HTTP 404): …".
-  const match = error instanceof Error ? /\(HTTP (\d{3})\)/.exec(error.message) : null;
+  const match = /\(HTTP (\d{3})\)/.exec(errorLike(error)?.message ?? '');
   return match ? Number(match[1]) : undefined;
 }
 
 /** The errno-style code (`ECONNREFUSED`, `ENOENT`…) somewhere in the cause chain. */
 export function networkCodeOf(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
+  for (let current = errorLike(error), depth = 0; current && depth < 5; current = errorLike(current.cause), depth++) {
+    if (typeof current.code === 'string') return current.code;
   }
   return undefined;
 }
@@ -45,7 +55,7 @@ export function wasNotDelivered(error: unknown, hadSessionId: boolean): boolean 
   const status = httpStatusOf(error);
   if (status === 404 || (status === 400 && hadSessionId)) return true;
   if (networkCodeOf(error) === 'ECONNREFUSED') return true;
-  return error instanceof Error && error.message === 'Not connected';
+  return errorLike(error)?.message === 'Not connected';
 }
 
 export function isAuthStatus(status: number | undefined): boolean {
@@ -75,11 +85,12 @@ function isUnreachable(error: unknown): boolean {
   if (networkCodeOf(error) !== undefined) return true;
   if (error instanceof SseError) return true; // no HTTP status: the event stream never opened
   if (error instanceof SdkMcpError) return error.code === ErrorCode.ConnectionClosed;
-  return error instanceof Error && (error.message === 'Not connected' || error.message === 'fetch failed');
+  const message = errorLike(error)?.message;
+  return message === 'Not connected' || message === 'fetch failed';
 }
 
 function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
+  const message = errorLike(error)?.message ?? String(error);
   const code = networkCodeOf(error);
-  return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+  return code && !message.includes(code) ? `${message} (${code})` : message;
 }

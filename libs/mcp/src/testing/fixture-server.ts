@@ -28,6 +28,8 @@ export interface FixtureServerOptions {
   /** Status for an unknown session id: 404 (SDK servers, the spec) or 400 (server-everything). */
   staleSessionStatus?: 400 | 404;
   name?: string;
+  /** Listen on this port instead of a free one. */
+  port?: number;
 }
 
 export interface FixtureServer {
@@ -41,8 +43,8 @@ export interface FixtureServer {
   calls(tool?: string): number;
   /** notifications/cancelled received. */
   cancellations(): number;
-  /** Drops every connection and session, then listens again on the same port. */
-  restart(): Promise<void>;
+  /** Drops every connection and session, stays down `downtimeMs` (connections refused), then listens again on the same port. */
+  restart(downtimeMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -107,7 +109,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     });
   });
 
-  const port = await listen(http, 0);
+  const port = await listen(http, options.port ?? 0);
   const base = `http://127.0.0.1:${port}`;
 
   const dropEverything = async () => {
@@ -124,8 +126,9 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     sessions: () => live.size,
     calls: (tool) => (tool === undefined ? [...counters.calls.values()].reduce((a, b) => a + b, 0) : (counters.calls.get(tool) ?? 0)),
     cancellations: () => counters.cancellations,
-    restart: async () => {
+    restart: async (downtimeMs = 0) => {
       await dropEverything();
+      if (downtimeMs > 0) await new Promise((resolve) => setTimeout(resolve, downtimeMs));
       await listen(http, port);
     },
     close: dropEverything,

@@ -3,3 +3,4 @@ export { startFixtureServer, type FixtureServer, type FixtureServerOptions } fro
 export { basicTools, numberedTools, trickySchemaTools, TINY_PNG_BASE64 } from './fixture-tools.js';
 export type { FixtureTool, FixtureToolContext, FixtureToolResult } from './fixture-mcp-server.js';
 export { serverEverythingStdioTarget, startServerEverything, type ServerEverything, type ServerEverythingMode } from './server-everything.js';
+export { childPidsMatching, waitUntil } from './test-helpers.js';
