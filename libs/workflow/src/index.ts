@@ -58,3 +58,17 @@ export { createOpenAiLlmClient, type OpenAiLlmClientOptions } from './llm/openai
 export { LLM_CLIENT, LlmModule } from './llm/llm.module.js';
 export * from './persistence/provider.schema.js';
 export * from './persistence/provider.repository.js';
+
+// Workflows and runs: stored definitions and versions, runs, node executions (the MongoDB RunStore)
+export * from './persistence/workflow.schema.js';
+export * from './persistence/run.schema.js';
+export * from './persistence/node-execution.schema.js';
+export { WorkflowRepository, type StoredWorkflow, type StoredWorkflowVersion } from './persistence/workflow.repository.js';
+export { RunRepository, type NewRun, type InsertRunResult, type RunCompletion } from './persistence/run.repository.js';
+export { NodeExecutionRepository, toExecutionRecord, type LoggedExecutionDoc } from './persistence/node-execution.repository.js';
+export { WorkflowStoreModule } from './persistence/workflow-store.module.js';
+export { toRunView, toLogItem, type RunView, type LogItem } from './persistence/run-views.js';
+export { NODE_REGISTRY, ENGINE_EXTRAS, NodeRegistryModule } from './runtime/node-registry.module.js';
+export * from './queue/run-jobs.js';
+export * from './queue/run-stream.js';
+export { RunQueueProducer, type RunJobState } from './queue/run-queue-producer.js';

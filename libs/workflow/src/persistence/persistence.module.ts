@@ -1,7 +1,10 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { MongooseModule, type ModelDefinition } from '@nestjs/mongoose';
 import { PROVIDER_MODEL, ProviderSchema } from './provider.schema.js';
+import { NODE_EXECUTION_MODEL, NodeExecutionSchema } from './node-execution.schema.js';
+import { RUN_MODEL, RunSchema } from './run.schema.js';
 import { TOOLSET_MODEL, ToolsetSchema } from './toolset.schema.js';
+import { WORKFLOW_MODEL, WORKFLOW_VERSION_MODEL, WorkflowSchema, WorkflowVersionSchema } from './workflow.schema.js';
 
 /**
  * Every collection of mcpflow, registered once and shared by the API and the worker
@@ -10,6 +13,10 @@ import { TOOLSET_MODEL, ToolsetSchema } from './toolset.schema.js';
 export const MODELS: ModelDefinition[] = [
   { name: TOOLSET_MODEL, schema: ToolsetSchema },
   { name: PROVIDER_MODEL, schema: ProviderSchema },
+  { name: WORKFLOW_MODEL, schema: WorkflowSchema },
+  { name: WORKFLOW_VERSION_MODEL, schema: WorkflowVersionSchema },
+  { name: RUN_MODEL, schema: RunSchema },
+  { name: NODE_EXECUTION_MODEL, schema: NodeExecutionSchema },
 ];
 
 @Global()

@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { isValidObjectId, Types, type Model } from 'mongoose';
+import type { ExecutionRecord, RunStore } from '../engine/run-store.js';
+import { fromJsonText, toJsonText } from './json-field.js';
+import { NODE_EXECUTION_MODEL, type NodeExecutionDoc } from './node-execution.schema.js';
+
+/** A node execution as the log shows it: everything but the full state kept for resume. */
+export type LoggedExecutionDoc = Omit<NodeExecutionDoc, 'state'>;
+
+const WITHOUT_STATE = { state: 0 } as const;
+
+function toDoc(record: ExecutionRecord): Omit<NodeExecutionDoc, '_id'> {
+  return {
+    runId: new Types.ObjectId(record.runId),
+    seq: record.seq,
+    nodeId: record.nodeId,
+    type: record.type,
+    ...(record.name !== undefined && { name: record.name }),
+    status: record.status,
+    attempt: record.attempt,
+    startedAt: new Date(record.startedAt),
+    finishedAt: new Date(record.finishedAt),
+    durationMs: record.durationMs,
+    inputs: toJsonText(record.inputs),
+    ...(record.inputsTruncated && { inputsTruncated: true }),
+    outputs: toJsonText(record.outputs),
+    ...(record.truncated && { truncated: true }),
+    ...(record.error && { error: { code: record.error.code, message: record.error.message } }),
+    ...(record.details && { details: toJsonText(record.details) }),
+    activeHandles: record.activeHandles,
+    ...(record.state && { state: toJsonText(record.state.outputs) }),
+    ...(record.stateTooLarge && { stateTooLarge: true }),
+  };
+}
+
+export function toExecutionRecord(doc: NodeExecutionDoc): ExecutionRecord {
+  const record: ExecutionRecord = {
+    runId: String(doc.runId),
+    seq: doc.seq,
+    nodeId: doc.nodeId,
+    type: doc.type,
+    status: doc.status,
+    attempt: doc.attempt,
+    startedAt: doc.startedAt.getTime(),
+    finishedAt: doc.finishedAt.getTime(),
+    durationMs: doc.durationMs,
+    inputs: fromJsonText(doc.inputs, {}),
+    outputs: fromJsonText(doc.outputs, {}),
+    activeHandles: doc.activeHandles ?? [],
+  };
+  if (doc.name !== undefined) record.name = doc.name;
+  if (doc.inputsTruncated) record.inputsTruncated = true;
+  if (doc.truncated) record.truncated = true;
+  if (doc.error) record.error = { code: doc.error.code, message: doc.error.message };
+  if (doc.details !== undefined) record.details = fromJsonText(doc.details, {});
+  if (doc.state !== undefined) record.state = { outputs: fromJsonText(doc.state, {}) };
+  if (doc.stateTooLarge) record.stateTooLarge = true;
+  return record;
+}
+
+/**
+ * `node_executions`: the engine's RunStore port on MongoDB (one document per finished node,
+ * written before anything downstream starts) and the log reads of the API.
+ */
+@Injectable()
+export class NodeExecutionRepository implements RunStore {
+  constructor(@InjectModel(NODE_EXECUTION_MODEL) readonly executions: Model<NodeExecutionDoc>) {}
+
+  async loadExecutions(runId: string): Promise<ExecutionRecord[]> {
+    const docs = await this.executions.find({ runId }).sort({ seq: 1 }).lean();
+    return docs.map(toExecutionRecord);
+  }
+
+  /** Upsert on `(runId, seq)`: the port's contract is that saving an existing seq overwrites it. */
+  async saveExecution(record: ExecutionRecord): Promise<void> {
+    const doc = toDoc(record);
+    await this.executions.collection.replaceOne({ runId: doc.runId, seq: doc.seq }, doc, { upsert: true });
+  }
+
+  /** Log items after `afterSeq`, in order. */
+  async logAfter(runId: string, afterSeq: number, limit?: number): Promise<LoggedExecutionDoc[]> {
+    if (!isValidObjectId(runId)) return [];
+    const query = this.executions.find({ runId, seq: { $gt: afterSeq } }, WITHOUT_STATE).sort({ seq: 1 });
+    if (limit !== undefined) query.limit(limit);
+    return query.lean();
+  }
+}

@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { isValidObjectId, Types, type Model } from 'mongoose';
+import { toJsonText } from './json-field.js';
+import { isDuplicateKeyError } from './mongo-errors.js';
+import { ACTIVE_RUN_STATUSES, RUN_MODEL, type RunDoc, type RunErrorDoc, type RunStatsDoc } from './run.schema.js';
+
+export interface NewRun {
+  workflowId: string;
+  version: number;
+  inputs: Record<string, unknown>;
+  idempotencyKey?: string;
+  requestHash?: string;
+  retryOf?: string;
+}
+
+export type InsertRunResult = { created: true; run: RunDoc } | { created: false; run: RunDoc };
+
+export interface RunCompletion {
+  status: 'succeeded' | 'failed' | 'canceled';
+  outputs?: Record<string, unknown>;
+  error?: RunErrorDoc;
+  stats?: RunStatsDoc;
+  finishedAt: Date;
+}
+
+const AFTER = { returnDocument: 'after' } as const;
+
+function terminalFields(run: Pick<RunDoc, 'startedAt' | 'createdAt'>, completion: RunCompletion) {
+  const { finishedAt } = completion;
+  const durationMs = Math.max(0, finishedAt.getTime() - (run.startedAt ?? run.createdAt).getTime());
+  return {
+    status: completion.status,
+    finishedAt,
+    durationMs,
+    ...(completion.outputs && { outputs: toJsonText(completion.outputs) }),
+    ...(completion.error && { error: completion.error }),
+    ...(completion.stats && { stats: completion.stats }),
+  };
+}
+
+/**
+ * The run documents and their state machine, each transition one guarded single-document
+ * update: queued → running (claim), running → terminal (finish, lease required),
+ * queued → canceled, active → failed (sweep). A transition whose guard fails returns null.
+ */
+@Injectable()
+export class RunRepository {
+  constructor(@InjectModel(RUN_MODEL) readonly runs: Model<RunDoc>) {}
+
+  /** Inserts a queued run; with an idempotency key already used for this workflow, returns that run instead. */
+  async insert(input: NewRun): Promise<InsertRunResult> {
+    const now = new Date();
+    const idempotencyScope = input.idempotencyKey === undefined ? undefined : `${input.workflowId}:${input.idempotencyKey}`;
+    try {
+      const doc = await this.runs.create({
+        workflowId: input.workflowId,
+        version: input.version,
+        status: 'queued',
+        inputs: toJsonText(input.inputs),
+        createdAt: now,
+        checkedAt: now,
+        claims: 0,
+        ...(idempotencyScope && { idempotencyScope, requestHash: input.requestHash }),
+        ...(input.retryOf && { retryOf: input.retryOf }),
+      });
+      return { created: true, run: doc.toObject() };
+    } catch (error) {
+      if (!isDuplicateKeyError(error) || !idempotencyScope) throw error;
+      const existing = await this.runs.findOne({ idempotencyScope }).lean();
+      if (!existing) throw error;
+      return { created: false, run: existing };
+    }
+  }
+
+  async findById(id: string): Promise<RunDoc | undefined> {
+    if (!isValidObjectId(id)) return undefined;
+    return (await this.runs.findById(id).lean()) ?? undefined;
+  }
+
+  async markEnqueued(id: string): Promise<void> {
+    await this.runs.updateOne({ _id: id }, { $set: { enqueuedAt: new Date() } });
+  }
+
+  /** A worker takes (or takes back, after a crash) an active run; null when it is terminal or gone. */
+  async claim(id: string, lease: string): Promise<RunDoc | undefined> {
+    if (!isValidObjectId(id)) return undefined;
+    const now = new Date();
+    const doc = await this.runs
+      .findOneAndUpdate(
+        { _id: id, status: { $in: ACTIVE_RUN_STATUSES } },
+        { $set: { status: 'running', lease, checkedAt: now }, $min: { startedAt: now }, $inc: { claims: 1 } },
+        AFTER,
+      )
+      .lean();
+    return doc ?? undefined;
+  }
+
+  /** Terminal update by the worker that holds the lease; null if another attempt took the run over. */
+  async finish(run: RunDoc, lease: string, completion: RunCompletion): Promise<RunDoc | undefined> {
+    const doc = await this.runs
+      .findOneAndUpdate({ _id: run._id, lease, status: 'running' }, { $set: terminalFields(run, completion), $unset: { lease: 1 } }, AFTER)
+      .lean();
+    return doc ?? undefined;
+  }
+
+  /** Gives the run back (worker shutting down): still `running`, resumed by the next claim. */
+  async release(id: Types.ObjectId, lease: string): Promise<void> {
+    await this.runs.updateOne({ _id: id, lease }, { $unset: { lease: 1 } });
+  }
+
+  /** Cancel of a run no worker has taken yet: it ends at once. */
+  async cancelQueued(id: string): Promise<RunDoc | undefined> {
+    if (!isValidObjectId(id)) return undefined;
+    const now = new Date();
+    const error = { code: 'RUN_CANCELED', message: 'the run was canceled before it started' };
+    const doc = await this.runs
+      .findOneAndUpdate({ _id: id, status: 'queued' }, { $set: { status: 'canceled', finishedAt: now, durationMs: 0, error, cancelRequestedAt: now } }, AFTER)
+      .lean();
+    return doc ?? undefined;
+  }
+
+  /** Cancel of a running run: recorded here, carried to its worker over Redis. */
+  async requestCancel(id: string): Promise<RunDoc | undefined> {
+    if (!isValidObjectId(id)) return undefined;
+    const doc = await this.runs.findOneAndUpdate({ _id: id, status: 'running' }, { $min: { cancelRequestedAt: new Date() } }, AFTER).lean();
+    return doc ?? undefined;
+  }
+
+  /** Ends an active run without a lease (its worker is gone: recovery gave up or the deadline passed). */
+  async failActive(id: Types.ObjectId | string, error: RunErrorDoc): Promise<RunDoc | undefined> {
+    const current = await this.runs.findOne({ _id: id, status: { $in: ACTIVE_RUN_STATUSES } }).lean();
+    if (!current) return undefined;
+    const fields = terminalFields(current, { status: 'failed', error, finishedAt: new Date() });
+    const doc = await this.runs
+      .findOneAndUpdate({ _id: id, status: current.status, claims: current.claims }, { $set: fields, $unset: { lease: 1 } }, AFTER)
+      .lean();
+    return doc ?? undefined;
+  }
+
+  /** Active runs the sweep has not confirmed since `before`, oldest first. */
+  async unconfirmedActive(before: Date, limit: number): Promise<RunDoc[]> {
+    return this.runs
+      .find({ status: { $in: ACTIVE_RUN_STATUSES }, checkedAt: { $lt: before } })
+      .sort({ checkedAt: 1 })
+      .limit(limit)
+      .lean();
+  }
+
+  async confirm(id: Types.ObjectId): Promise<void> {
+    await this.runs.updateOne({ _id: id }, { $set: { checkedAt: new Date() } });
+  }
+
+  /** Of these run ids, those whose cancel was requested (a backstop for a missed Redis message). */
+  async cancelRequested(ids: string[]): Promise<string[]> {
+    const valid = ids.filter((id) => isValidObjectId(id)).map((id) => new Types.ObjectId(id));
+    if (valid.length === 0) return [];
+    const docs = await this.runs.find({ _id: { $in: valid }, cancelRequestedAt: { $exists: true } }, { _id: 1 }).lean();
+    return docs.map((doc) => String(doc._id));
+  }
+}

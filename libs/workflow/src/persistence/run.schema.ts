@@ -1,0 +1,86 @@
+import { Schema, type Types } from 'mongoose';
+
+export const RUN_MODEL = 'Run';
+
+export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
+export type RunDocStatus = (typeof RUN_STATUSES)[number];
+export const ACTIVE_RUN_STATUSES: readonly RunDocStatus[] = ['queued', 'running'];
+
+export interface RunErrorDoc {
+  code: string;
+  message: string;
+  nodeId?: string;
+  path?: string;
+}
+
+export interface RunStatsDoc {
+  nodesExecuted: number;
+  nodesSkipped: number;
+  nodesFailed: number;
+}
+
+/**
+ * One run. Every state change is a single-document update guarded by the expected status (and,
+ * for the worker, by its `lease`), so no transaction is needed: a stale writer's update simply
+ * matches nothing. Node results live in `node_executions`, not here.
+ */
+export interface RunDoc {
+  _id: Types.ObjectId;
+  workflowId: Types.ObjectId;
+  version: number;
+  status: RunDocStatus;
+  /** JSON text (see json-field.ts). */
+  inputs: string;
+  outputs?: string;
+  error?: RunErrorDoc;
+  stats?: RunStatsDoc;
+  createdAt: Date;
+  /** First start; the run's deadline counts from here, across resumes. */
+  startedAt?: Date;
+  finishedAt?: Date;
+  durationMs?: number;
+  /** `<workflowId>:<Idempotency-Key>`; unique where present. */
+  idempotencyScope?: string;
+  /** Hash of what was asked (version, inputs) so a reused key with another body is refused. */
+  requestHash?: string;
+  retryOf?: Types.ObjectId;
+  /** Last time the run was handed to BullMQ successfully (unset while Redis was unreachable). */
+  enqueuedAt?: Date;
+  /** How many times a worker took the run (first start, retries, resumes); bounded. */
+  claims: number;
+  /** Token of the worker attempt that holds the run; terminal updates require it. */
+  lease?: string;
+  cancelRequestedAt?: Date;
+  /** When the sweep last confirmed this active run has a live job (or when it was created). */
+  checkedAt: Date;
+}
+
+export const RunSchema = new Schema<RunDoc>(
+  {
+    workflowId: { type: Schema.Types.ObjectId, required: true },
+    version: { type: Number, required: true },
+    status: { type: String, enum: RUN_STATUSES, required: true },
+    inputs: { type: String, required: true },
+    outputs: { type: String },
+    error: { type: { code: String, message: String, nodeId: String, path: String, _id: false } },
+    stats: { type: { nodesExecuted: Number, nodesSkipped: Number, nodesFailed: Number, _id: false } },
+    createdAt: { type: Date, required: true },
+    startedAt: { type: Date },
+    finishedAt: { type: Date },
+    durationMs: { type: Number },
+    idempotencyScope: { type: String },
+    requestHash: { type: String },
+    retryOf: { type: Schema.Types.ObjectId },
+    enqueuedAt: { type: Date },
+    claims: { type: Number, default: 0 },
+    lease: { type: String },
+    cancelRequestedAt: { type: Date },
+    checkedAt: { type: Date, required: true },
+  },
+  { collection: 'runs', versionKey: false },
+);
+RunSchema.index({ workflowId: 1, _id: -1 });
+RunSchema.index({ status: 1, _id: -1 });
+RunSchema.index({ status: 1, checkedAt: 1 });
+// Sparse (not partial: FerretDB v1 has no partialFilterExpression) so runs without a key never collide.
+RunSchema.index({ idempotencyScope: 1 }, { unique: true, sparse: true });

@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { isValidObjectId, Types, type Model } from 'mongoose';
+import type { WorkflowDefinition } from '../engine/types.js';
+import { fromJsonText, toJsonText } from './json-field.js';
+import { isDuplicateKeyError } from './mongo-errors.js';
+import { WORKFLOW_MODEL, WORKFLOW_VERSION_MODEL, type WorkflowDoc, type WorkflowVersionDoc } from './workflow.schema.js';
+
+export interface StoredWorkflowVersion {
+  workflowId: string;
+  version: number;
+  definition: WorkflowDefinition;
+  createdAt: Date;
+}
+
+export interface StoredWorkflow {
+  workflow: WorkflowDoc;
+  version: StoredWorkflowVersion;
+}
+
+/** Concurrent PUTs racing for the same version number retry this often before giving up. */
+const VERSION_RACE_ATTEMPTS = 5;
+
+function toVersion(doc: WorkflowVersionDoc): StoredWorkflowVersion {
+  return {
+    workflowId: String(doc.workflowId),
+    version: doc.version,
+    definition: fromJsonText<WorkflowDefinition>(doc.definition, { name: '', nodes: [], edges: [] }),
+    createdAt: doc.createdAt,
+  };
+}
+
+function summaryOf(definition: WorkflowDefinition, toolsetIds: string[]) {
+  return { name: definition.name, description: definition.description, toolsetIds };
+}
+
+/**
+ * Workflows and their immutable versions. Without transactions, the version insert (unique on
+ * `(workflowId, version)`) is the commit point; the `workflows` summary follows it with an update
+ * that only moves forward, and readers take the latest version from `workflow_versions`.
+ */
+@Injectable()
+export class WorkflowRepository {
+  constructor(
+    @InjectModel(WORKFLOW_MODEL) readonly workflows: Model<WorkflowDoc>,
+    @InjectModel(WORKFLOW_VERSION_MODEL) readonly versions: Model<WorkflowVersionDoc>,
+  ) {}
+
+  async create(definition: WorkflowDefinition, toolsetIds: string[]): Promise<StoredWorkflow> {
+    const workflowId = new Types.ObjectId();
+    const version = await this.versions.create({ workflowId, version: 1, definition: toJsonText(definition) });
+    const workflow = await this.workflows.create({ _id: workflowId, latestVersion: 1, ...summaryOf(definition, toolsetIds) });
+    return { workflow: workflow.toObject(), version: toVersion(version.toObject()) };
+  }
+
+  /** The next version of a live workflow; undefined when it does not exist or is deleted. */
+  async addVersion(id: string, definition: WorkflowDefinition, toolsetIds: string[]): Promise<StoredWorkflow | undefined> {
+    for (let attempt = 1; ; attempt += 1) {
+      const workflow = await this.findLive(id);
+      if (!workflow) return undefined;
+      const latest = await this.latestVersionNumber(workflow._id);
+      try {
+        const created = await this.versions.create({ workflowId: workflow._id, version: latest + 1, definition: toJsonText(definition) });
+        const version = toVersion(created.toObject());
+        const updated = await this.workflows
+          .findOneAndUpdate(
+            { _id: workflow._id, latestVersion: { $lt: version.version } },
+            { $set: { latestVersion: version.version, ...summaryOf(definition, toolsetIds) } },
+            { returnDocument: 'after' },
+          )
+          .lean();
+        return { workflow: (updated ?? (await this.findLive(id)) ?? workflow) as WorkflowDoc, version };
+      } catch (error) {
+        if (!isDuplicateKeyError(error) || attempt >= VERSION_RACE_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  async findLive(id: string): Promise<WorkflowDoc | undefined> {
+    if (!isValidObjectId(id)) return undefined;
+    return (await this.workflows.findOne({ _id: id, deletedAt: null }).lean()) ?? undefined;
+  }
+
+  /** The latest version of a live workflow. */
+  async findLatest(id: string): Promise<StoredWorkflow | undefined> {
+    const workflow = await this.findLive(id);
+    if (!workflow) return undefined;
+    const doc = await this.versions.findOne({ workflowId: workflow._id }).sort({ version: -1 }).lean();
+    return doc ? { workflow, version: toVersion(doc) } : undefined;
+  }
+
+  /** A version, whether or not the workflow was deleted since (runs pin versions). */
+  async findVersion(id: string, version: number): Promise<StoredWorkflowVersion | undefined> {
+    if (!isValidObjectId(id)) return undefined;
+    const doc = await this.versions.findOne({ workflowId: id, version }).lean();
+    return doc ? toVersion(doc) : undefined;
+  }
+
+  async softDelete(id: string): Promise<boolean> {
+    if (!isValidObjectId(id)) return false;
+    const result = await this.workflows.updateOne({ _id: id, deletedAt: null }, { $set: { deletedAt: new Date() } });
+    return result.modifiedCount === 1;
+  }
+
+  /** Whether the latest version of a live workflow uses the toolset (toolsets in use cannot be deleted). */
+  async isToolsetInUse(toolsetId: string): Promise<boolean> {
+    return (await this.workflows.exists({ toolsetIds: toolsetId, deletedAt: null })) !== null;
+  }
+
+  toVersion(doc: WorkflowVersionDoc): StoredWorkflowVersion {
+    return toVersion(doc);
+  }
+
+  private async latestVersionNumber(workflowId: Types.ObjectId): Promise<number> {
+    const doc = await this.versions.findOne({ workflowId }).sort({ version: -1 }).select({ version: 1 }).lean();
+    return doc?.version ?? 0;
+  }
+}

@@ -1,0 +1,55 @@
+import { Schema, type Types } from 'mongoose';
+
+/**
+ * A workflow is a name plus an append-only list of immutable versions. `workflows` holds one
+ * document per workflow (what lists show, denormalised from its latest version); each `PUT`
+ * inserts a `workflow_versions` document, and runs pin `(workflowId, version)`.
+ */
+export const WORKFLOW_MODEL = 'Workflow';
+export const WORKFLOW_VERSION_MODEL = 'WorkflowVersion';
+
+export interface WorkflowDoc {
+  _id: Types.ObjectId;
+  name: string;
+  description?: string;
+  latestVersion: number;
+  /** Toolsets the latest version uses (a toolset in use cannot be deleted). */
+  toolsetIds: string[];
+  /** Soft delete: the workflow disappears from the API, its runs and versions stay readable. */
+  deletedAt?: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface WorkflowVersionDoc {
+  _id: Types.ObjectId;
+  workflowId: Types.ObjectId;
+  version: number;
+  /** The whole definition `{name, description?, inputSchema?, nodes, edges}` as JSON text. */
+  definition: string;
+  createdAt: Date;
+}
+
+export const WorkflowSchema = new Schema<WorkflowDoc>(
+  {
+    name: { type: String, required: true },
+    description: { type: String },
+    latestVersion: { type: Number, required: true },
+    toolsetIds: { type: [String], default: [] },
+    deletedAt: { type: Date, default: null },
+  },
+  { collection: 'workflows', timestamps: true, versionKey: false },
+);
+WorkflowSchema.index({ deletedAt: 1, _id: -1 });
+WorkflowSchema.index({ toolsetIds: 1 });
+
+export const WorkflowVersionSchema = new Schema<WorkflowVersionDoc>(
+  {
+    workflowId: { type: Schema.Types.ObjectId, required: true },
+    version: { type: Number, required: true },
+    definition: { type: String, required: true },
+  },
+  { collection: 'workflow_versions', timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
+);
+// The commit point of a new version: two concurrent PUTs cannot both take the same number.
+WorkflowVersionSchema.index({ workflowId: 1, version: 1 }, { unique: true });

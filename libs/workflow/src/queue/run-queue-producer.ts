@@ -1,0 +1,54 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import type { AppConfig } from '../config/app-config.js';
+import { APP_CONFIG } from '../config/config.module.js';
+import { RUN_QUEUE_NAME, redisConnectionOptions, type RunJobData } from './run-queue.js';
+import { RUN_JOB_OPTIONS, runJobId } from './run-jobs.js';
+
+/** Job states in which a worker holds or will pick up the job. */
+const LIVE_STATES = new Set(['active', 'waiting', 'delayed', 'prioritized', 'waiting-children']);
+
+export type RunJobState = 'live' | 'missing' | 'completed' | 'failed';
+
+/**
+ * Puts runs on the BullMQ queue (API on accept, worker sweep on recovery). Its connection fails
+ * fast instead of queueing commands while Redis is away: the caller decides what a failed
+ * enqueue means (the run stays `queued` in MongoDB and the sweep enqueues it later).
+ */
+@Injectable()
+export class RunQueueProducer implements OnApplicationShutdown {
+  readonly queue: Queue<RunJobData>;
+
+  constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'redisUrl' | 'queuePrefix'>) {
+    this.queue = new Queue<RunJobData>(RUN_QUEUE_NAME, {
+      connection: { ...redisConnectionOptions(config), enableOfflineQueue: false },
+      prefix: config.queuePrefix,
+    });
+    // Failures surface on each call; ioredis keeps reconnecting in the background.
+    this.queue.on('error', () => undefined);
+  }
+
+  async enqueue(runId: string): Promise<void> {
+    await this.queue.add('run', { runId }, { ...RUN_JOB_OPTIONS, jobId: runJobId(runId) });
+  }
+
+  async jobState(runId: string): Promise<RunJobState> {
+    const state = await this.queue.getJobState(runJobId(runId));
+    if (state === 'unknown') return 'missing';
+    if (state === 'completed' || state === 'failed') return state;
+    return LIVE_STATES.has(state) ? 'live' : 'missing';
+  }
+
+  /** Drops a finished job so the run can be enqueued again under the same id. */
+  async removeJob(runId: string): Promise<void> {
+    await this.queue.remove(runJobId(runId));
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.close();
+  }
+}
