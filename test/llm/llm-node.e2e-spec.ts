@@ -13,8 +13,7 @@ describe('llm node', () => {
     await harness.close();
   });
   beforeEach(() => {
-    harness.server.requests.length = 0;
-    expect(harness.server.remaining()).toBe(0);
+    harness.server.reset();
   });
 
   const llmNode = (config: Record<string, unknown> = {}, extra: Partial<NodeDefinition> = {}): NodeDefinition => ({

@@ -67,6 +67,8 @@ export interface FakeOpenAiServer {
   enqueue(...replies: ReplyScript[]): void;
   /** Scripted replies not yet used. */
   remaining(): number;
+  /** Forgets the recorded requests and any reply left unused (between tests). */
+  reset(): void;
   /** Resolves once `count` requests have arrived. */
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -167,6 +169,10 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     requests,
     enqueue: (...replies) => void queue.push(...replies),
     remaining: () => queue.length,
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+    },
     async waitForRequests(count, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (requests.length < count) {

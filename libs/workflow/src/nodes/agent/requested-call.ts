@@ -43,10 +43,10 @@ function readArguments(raw: unknown): { value: Record<string, unknown>; problem?
 }
 
 export function resolveCall(toolbox: Toolbox, id: string, name: string, tool: AgentTool | undefined, rawArguments: unknown): RequestedCall {
+  const { value, problem } = readArguments(rawArguments);
   if (!tool) {
     const known = toolbox.tools.map((candidate) => candidate.functionName).join(', ') || 'none';
-    return { id, name, arguments: {}, problem: { code: ENGINE_ERROR_CODES.unknownTool, message: `there is no tool named "${name}"; available tools: ${known}` } };
+    return { id, name, arguments: value, problem: { code: ENGINE_ERROR_CODES.unknownTool, message: `there is no tool named "${name}"; available tools: ${known}` } };
   }
-  const { value, problem } = readArguments(rawArguments);
   return problem ? { id, name, tool, arguments: value, problem } : { id, name, tool, arguments: value, problem: undefined };
 }

@@ -46,7 +46,7 @@ function resultContent(result: ToolCallResult): string {
 export async function runToolCall(call: RequestedCall, iteration: number, context: NodeExecutionContext): Promise<ToolCallOutcome> {
   const { services, signal, node, callTimeoutMs } = context;
   const startedAt = services.clock.now();
-  const record: ToolCallRecord = { id: call.id, iteration, name: call.name, arguments: redactArguments(call.arguments), isError: true, durationMs: 0 };
+  const record: ToolCallRecord = { id: call.id, iteration, name: call.name, arguments: redactArguments(call.arguments, call.tool?.inputSchema), isError: true, durationMs: 0 };
   const finish = (outcome: Omit<ToolCallOutcome, 'record'>): ToolCallOutcome => {
     record.durationMs = Math.max(0, services.clock.now() - startedAt);
     return { record, ...outcome };
