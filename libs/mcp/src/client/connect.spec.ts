@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { connectMcp } from '../toolset.js';
 import { McpError, McpErrorCode } from '../errors.js';
 import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.js';
+import { waitUntil } from '../testing/test-helpers.js';
 
 const codeOf = (promise: Promise<unknown>) => promise.then(() => 'resolved', (error: McpError) => error.code);
 
@@ -120,6 +121,23 @@ describe('connectMcp', () => {
     controller.abort();
     expect(await codeOf(connectMcp({ url: plain.url }, { signal: controller.signal }))).toBe(McpErrorCode.CANCELED);
     expect(plain.sessions()).toBe(0);
+  });
+
+  it('terminates the server session when a handshake is abandoned half-way', async () => {
+    let posts = 0;
+    // Stalls the second POST (notifications/initialized): initialize has opened a session by then.
+    const stallSecondPost: typeof fetch = async (input, init) => {
+      if (init?.method === 'POST' && ++posts === 2) await new Promise((resolve) => setTimeout(resolve, 300));
+      return fetch(input, init);
+    };
+    const controller = new AbortController();
+    const connecting = connectMcp({ url: plain.url, fetch: stallSecondPost }, { signal: controller.signal });
+    await waitUntil(() => posts === 2, 2_000, 'the initialized notification');
+    expect(plain.sessions()).toBe(1);
+    controller.abort();
+    await expect(connecting).rejects.toMatchObject({ code: McpErrorCode.CANCELED });
+    expect(plain.sessions()).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 350)); // let the stalled request settle
   });
 
   it('sends every request through the given fetch (target or options)', async () => {

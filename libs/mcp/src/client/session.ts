@@ -47,7 +47,7 @@ export async function openSession(target: McpTarget, kind: ResolvedTransport, op
   const transport = createTransport(target, kind, options.fetch);
   const stderr = drainStderr(transport);
   let established = false;
-  let closing = false;
+  let closing: Promise<void> | undefined;
   let protocolVersion: string | undefined;
   // Set before connect(): the SDK chains handlers that are already present.
   transport.onmessage = (message) => {
@@ -56,18 +56,16 @@ export async function openSession(target: McpTarget, kind: ResolvedTransport, op
     }
   };
   transport.onclose = () => {
-    if (established && !closing) options.events.onClose();
+    if (established && closing === undefined) options.events.onClose();
   };
   transport.onerror = (error) => {
-    if (established && !closing) options.events.onError(error);
+    if (established && closing === undefined) options.events.onError(error);
   };
   const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: sdkSchemaValidator });
+  // Also used when the handshake is abandoned: initialize may already have opened a server session.
+  const close = () => (closing ??= shutdown(client, transport));
 
-  await connectWithin(client, transport, options, async () => {
-    closing = true;
-    await client.close().catch(() => undefined);
-    await transport.close().catch(() => undefined);
-  }, stderr);
+  await connectWithin(client, transport, options, close, stderr);
 
   established = true;
   const version = client.getServerVersion();
@@ -79,17 +77,18 @@ export async function openSession(target: McpTarget, kind: ResolvedTransport, op
     lost: false,
     inFlight: new Set(),
     hasSessionId: () => kind === 'sse' || httpSessionIdOf(transport) !== undefined,
-    close: async () => {
-      if (closing) return;
-      closing = true;
-      // Best effort, also for a lost session: the server may still hold it (a blip, not a restart).
-      if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
-        await withTimeout(transport.terminateSession(), TERMINATE_TIMEOUT_MS).catch(() => undefined);
-      }
-      await client.close().catch(() => undefined);
-    },
+    close,
   };
   return session;
+}
+
+/** DELETE first (best effort, also for a lost session: a blip may have spared it), then close. */
+async function shutdown(client: Client, transport: Transport): Promise<void> {
+  if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+    await withTimeout(transport.terminateSession(), TERMINATE_TIMEOUT_MS).catch(() => undefined);
+  }
+  await client.close().catch(() => undefined);
+  await transport.close().catch(() => undefined);
 }
 
 async function connectWithin(client: Client, transport: Transport, options: OpenSessionOptions, abandon: () => Promise<void>, stderr: () => string): Promise<void> {
