@@ -63,22 +63,16 @@ function exerciseEverything(connect: () => Promise<McpConnection>, expectedTrans
   });
 }
 
-describe('server-everything over Streamable HTTP', () => {
+describe.each([
+  ['Streamable HTTP', 'streamableHttp', 'streamable-http'],
+  ['legacy HTTP+SSE (auto fallback)', 'sse', 'sse'],
+] as const)('server-everything over %s', (_name, mode, expectedTransport) => {
   let server: ServerEverything;
   beforeAll(async () => {
-    server = await startServerEverything('streamableHttp');
+    server = await startServerEverything(mode);
   });
   afterAll(() => server.close());
-  exerciseEverything(() => connectMcp({ url: server.url }), 'streamable-http');
-});
-
-describe('server-everything over legacy HTTP+SSE (auto fallback)', () => {
-  let server: ServerEverything;
-  beforeAll(async () => {
-    server = await startServerEverything('sse');
-  });
-  afterAll(() => server.close());
-  exerciseEverything(() => connectMcp({ url: server.url }), 'sse');
+  exerciseEverything(() => connectMcp({ url: server.url }), expectedTransport);
 });
 
 describe('server-everything over stdio', () => {
