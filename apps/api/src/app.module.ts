@@ -5,6 +5,7 @@ import { ApiExceptionFilter } from './common/api-exception.filter.js';
 import { loggerModule } from './common/logging.js';
 
 import { HealthModule } from './health/health.module.js';
+import { ProvidersModule } from './providers/providers.module.js';
 import { RedisModule } from './redis/redis.module.js';
 
 @Module({})
@@ -18,6 +19,7 @@ export class AppModule {
         PersistenceModule.forRoot(config.mongoUrl),
         RedisModule,
         HealthModule,
+        ProvidersModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { LlmModule } from '#workflow';
+import { ProvidersController } from './providers.controller.js';
+import { ProvidersService } from './providers.service.js';
+
+/** REST for LLM providers (SPEC §3 "Providers"). */
+@Module({
+  imports: [LlmModule],
+  controllers: [ProvidersController],
+  providers: [ProvidersService],
+})
+export class ProvidersModule {}

@@ -1,0 +1,44 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ProviderRepository, providerSummaryOf } from '#workflow';
+import { NotFoundError } from '../common/api-errors.js';
+import { findPage, type Page, type PageQuery } from '../common/pagination.js';
+import { MASK, type CreateProviderBody, type UpdateProviderBody } from './dto/provider-requests.js';
+import { providerView, type ProviderView } from './dto/provider-views.js';
+
+/** The /providers use cases. Keys are sealed and opened in the repository only; logs name ids, never keys. */
+@Injectable()
+export class ProvidersService {
+  private readonly logger = new Logger(ProvidersService.name);
+
+  constructor(private readonly providers: ProviderRepository) {}
+
+  async create(body: CreateProviderBody): Promise<ProviderView> {
+    const provider = await this.providers.create(body);
+    this.logger.log({ providerId: provider.id, baseURL: provider.baseURL }, 'provider created');
+    return providerView(provider);
+  }
+
+  list(page: PageQuery): Promise<Page<ProviderView>> {
+    return findPage(this.providers.model, {}, page, (doc) => providerView(providerSummaryOf(doc)));
+  }
+
+  async get(id: string): Promise<ProviderView> {
+    const provider = await this.providers.findById(id);
+    if (!provider) throw new NotFoundError('Provider', id);
+    return providerView(provider);
+  }
+
+  async update(id: string, body: UpdateProviderBody): Promise<ProviderView> {
+    // The mask sent back (a client that PUTs what it GOT) keeps the stored key.
+    const changes = body.apiKey === MASK ? { ...body, apiKey: undefined } : body;
+    const provider = await this.providers.update(id, changes);
+    if (!provider) throw new NotFoundError('Provider', id);
+    this.logger.log({ providerId: id, changed: Object.keys(body) }, 'provider updated');
+    return providerView(provider);
+  }
+
+  async remove(id: string): Promise<void> {
+    if (!(await this.providers.delete(id))) throw new NotFoundError('Provider', id);
+    this.logger.log({ providerId: id }, 'provider deleted');
+  }
+}
