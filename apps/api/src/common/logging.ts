@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import type { Options as PinoHttpOptions } from 'pino-http';
 import type { AppConfig } from '#workflow';
 
 /**
@@ -14,18 +16,22 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
-export function loggerModule(config: AppConfig) {
-  return LoggerModule.forRoot({
-    pinoHttp: {
-      level: config.logLevel,
-      redact: { paths: REDACTED_PATHS, censor: '***' },
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
+export interface LogOptions {
+  /** Where log lines go (default stdout); e2e tests pass a stream they can read. */
+  destination?: DestinationStream;
+}
+
+export function loggerModule(config: AppConfig, destination?: DestinationStream) {
+  const options: PinoHttpOptions = {
+    level: config.logLevel,
+    redact: { paths: REDACTED_PATHS, censor: '***' },
+    genReqId: (req, res) => {
+      const given = req.headers['x-request-id'];
+      const id = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+      res.setHeader('x-request-id', id);
+      return id;
     },
-  });
+    autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
+  };
+  return LoggerModule.forRoot({ pinoHttp: destination ? [options, destination] : options });
 }
