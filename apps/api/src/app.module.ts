@@ -2,24 +2,24 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { ConfigModule, PersistenceModule, type AppConfig } from '#workflow';
 import { ApiExceptionFilter } from './common/api-exception.filter.js';
-import { loggerModule } from './common/logging.js';
+import { loggerModule, type LogOptions } from './common/logging.js';
 
 import { HealthModule } from './health/health.module.js';
-import { ProvidersModule } from './providers/providers.module.js';
 import { RedisModule } from './redis/redis.module.js';
+import { ToolsetsModule } from './toolsets/toolsets.module.js';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, logs: LogOptions = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        loggerModule(config),
+        loggerModule(config, logs.destination),
         PersistenceModule.forRoot(config.mongoUrl),
         RedisModule,
         HealthModule,
-        ProvidersModule,
+        ToolsetsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };

@@ -14,6 +14,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   MCP_PROTOCOL_ERROR: 422,
   MCP_TIMEOUT: 422,
   OUTBOUND_BLOCKED: 422,
+  TOOL_UNUSABLE: 422,
 };
 
 function statusOf(error: ApiError): number {

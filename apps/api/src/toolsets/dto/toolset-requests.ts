@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+/** Request bodies of /toolsets (strict: unknown fields are rejected with their path). */
+
+/** The value a response shows instead of a header value; sent back in a PATCH it means "keep it". */
+export const MASK = '***';
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Set by the MCP client itself; a toolset cannot override them. */
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id']);
+
+const url = z
+  .string()
+  .max(2048)
+  .superRefine((value, ctx) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'not a valid absolute URL' });
+      return;
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      ctx.addIssue({ code: 'custom', message: `the scheme must be http or https, not ${parsed.protocol.replace(/:$/, '')}` });
+    }
+    if (parsed.username || parsed.password) {
+      ctx.addIssue({ code: 'custom', message: 'credentials in the URL are not accepted: send them as headers (stored encrypted)' });
+    }
+  });
+
+const headers = z.record(z.string(), z.string().max(8192).regex(/^[^\r\n\0]*$/, 'must not contain CR, LF or NUL')).superRefine((record, ctx) => {
+  const seen = new Set<string>();
+  for (const name of Object.keys(record)) {
+    const lower = name.toLowerCase();
+    if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'not a valid HTTP header name' });
+    else if (RESERVED_HEADERS.has(lower)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is set by the MCP client and cannot be configured` });
+    else if (seen.has(lower)) ctx.addIssue({ code: 'custom', path: [name], message: `header "${name}" is given twice (names are case-insensitive)` });
+    seen.add(lower);
+  }
+  if (seen.size > 50) ctx.addIssue({ code: 'custom', message: 'at most 50 headers' });
+});
+
+const name = z.string().trim().min(1).max(200);
+const transport = z.enum(['auto', 'streamable-http', 'sse']);
+/** Per-call timeout of the toolset's tools; the configured MCP_CALL_TIMEOUT_MS applies when absent. */
+const timeoutMs = z.number().int().min(100).max(3_600_000);
+
+export const createToolsetBody = z.strictObject({
+  name: name.optional(),
+  url,
+  headers: headers.default({}),
+  transport: transport.default('auto'),
+  timeoutMs: timeoutMs.optional(),
+});
+export type CreateToolsetBody = z.output<typeof createToolsetBody>;
+
+export const updateToolsetBody = z.strictObject({
+  name: name.optional(),
+  url: url.optional(),
+  /** Replaces the whole set; a value of "***" keeps that header's stored value. */
+  headers: headers.optional(),
+  transport: transport.optional(),
+  timeoutMs: timeoutMs.nullable().optional(),
+});
+export type UpdateToolsetBody = z.output<typeof updateToolsetBody>;
+
+export const callToolBody = z.strictObject({
+  arguments: z.record(z.string(), z.unknown()).default({}),
+});
+export type CallToolBody = z.output<typeof callToolBody>;

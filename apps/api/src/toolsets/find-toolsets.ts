@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import { ToolsetRepository, toolsetSummaryOf, type ToolsetRecord } from '#workflow';
+import { NotFoundError } from '../common/api-errors.js';
+import { findPage, type Page, type PageQuery } from '../common/pagination.js';
+import { toolsetSummaryView, type ToolsetSummaryView } from './dto/toolset-views.js';
+
+/** GET /toolsets (summaries, newest first, paged) and GET /toolsets/:id (with every tool). */
+@Injectable()
+export class FindToolsets {
+  constructor(private readonly toolsets: ToolsetRepository) {}
+
+  list(page: PageQuery): Promise<Page<ToolsetSummaryView>> {
+    return findPage(this.toolsets.model, {}, page, (doc) => toolsetSummaryView(toolsetSummaryOf(doc)));
+  }
+
+  async get(id: string): Promise<ToolsetRecord> {
+    const toolset = await this.toolsets.findById(id);
+    if (!toolset) throw new NotFoundError('Toolset', id);
+    return toolset;
+  }
+}

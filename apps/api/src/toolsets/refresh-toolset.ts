@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import { ToolsetRepository, type ToolsetRecord } from '#workflow';
+import { NotFoundError } from '../common/api-errors.js';
+import { diffTools, type ToolDiff } from './tool-diff.js';
+import { ToolsetListing } from './toolset-listing.js';
+import { updatedOrThrow } from './update-toolset.js';
+
+/** POST /toolsets/:id/refresh: list the tools again (the toolset's own transport mode), store the new snapshot, say what changed. */
+@Injectable()
+export class RefreshToolset {
+  constructor(
+    private readonly listing: ToolsetListing,
+    private readonly toolsets: ToolsetRepository,
+  ) {}
+
+  async execute(id: string, signal?: AbortSignal): Promise<{ toolset: ToolsetRecord } & ToolDiff> {
+    const found = await this.toolsets.findWithConnection(id);
+    if (!found) throw new NotFoundError('Toolset', id);
+    const { toolset: before, connection } = found;
+    const listing = await this.listing.list(connection, signal);
+    // Writing the headers again re-seals them under the current SECRETS_KEY (key rotation).
+    const outcome = await this.toolsets.update(id, connection.revision, { listing, headers: connection.headers });
+    const toolset = updatedOrThrow(id, outcome);
+    return { toolset, ...diffTools(before.tools, toolset.tools) };
+  }
+}

@@ -1,0 +1,63 @@
+import { findOutboundBlock, isMcpError, McpError, type ArgumentError } from '#mcp';
+import { ApiError, InvalidRequestError, type ProblemDetail } from '../common/api-errors.js';
+import { pointer } from '../common/zod-validation.js';
+import { MASK } from './dto/toolset-requests.js';
+
+/** A cause of a failed connection; `transport` names the attempt when `auto` tried both. */
+export interface ConnectionProblem extends ProblemDetail {
+  transport?: 'streamable-http' | 'sse';
+}
+
+/** libs/mcp lists the causes of an `auto` failure in the order it tried them. */
+const AUTO_ATTEMPTS = ['streamable-http', 'sse'] as const;
+
+/** Replaces every header value that occurs in a text (a server may echo a credential in its error). */
+export function scrubSecrets(text: string, secrets: string[]): string {
+  return secrets.filter((secret) => secret.length >= 4).reduce((result, secret) => result.split(secret).join(MASK), text);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * What the API answers when reaching an MCP server failed: 422 with the McpError's code
+ * (`MCP_UNREACHABLE`, `MCP_AUTH_FAILED`, `MCP_PROTOCOL_ERROR`, `MCP_TIMEOUT`) or
+ * `OUTBOUND_BLOCKED`, and every cause in `errors` (both when `auto` fell back to SSE).
+ */
+export function connectionFailure(error: unknown, secrets: string[], path = '/url'): Error {
+  const scrub = (text: string) => scrubSecrets(text, secrets);
+  const blocked = findOutboundBlock(error);
+  if (blocked) {
+    const message = scrub(blocked.message);
+    return new ApiError(blocked.code, message, [{ path, code: blocked.code, message }]);
+  }
+  if (!isMcpError(error)) return error instanceof Error ? error : new Error(String(error));
+  if (error.code === 'MCP_INPUT_INVALID') return invalidArguments(error.errors ?? [], scrub(error.message));
+  const causes = error.causes ?? [];
+  const problems: ConnectionProblem[] =
+    causes.length > 1
+      ? causes.map((cause, index) => ({
+          path,
+          code: cause instanceof McpError ? cause.code : error.code,
+          message: scrub(messageOf(cause)),
+          ...(causes.length === AUTO_ATTEMPTS.length ? { transport: AUTO_ATTEMPTS[index] } : {}),
+        }))
+      : [{ path, code: error.code, message: scrub(error.message) }];
+  return new ApiError(error.code, scrub(error.message), problems);
+}
+
+/** `items[0]["a b"].name` (libs/mcp's argument paths) → `/arguments/items/0/a b/name`. */
+export function argumentPointer(path: string): string {
+  const segments: string[] = [];
+  const token = /\.?([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/gy;
+  for (let match = token.exec(path); match; match = token.exec(path)) {
+    segments.push(match[1] ?? match[2] ?? (JSON.parse(match[3]) as string));
+  }
+  return pointer(['arguments', ...segments]);
+}
+
+export function invalidArguments(errors: ArgumentError[], message = 'The tool arguments are invalid'): InvalidRequestError {
+  const problems = errors.map((error) => ({ path: argumentPointer(error.path), code: 'MCP_INPUT_INVALID', message: error.message }));
+  return new InvalidRequestError(problems, message, 'MCP_INPUT_INVALID');
+}

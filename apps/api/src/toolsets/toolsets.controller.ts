@@ -1,0 +1,86 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { parsePageQuery } from '../common/pagination.js';
+import { ZodPipe } from '../common/zod-validation.js';
+import { CallTool } from './call-tool.js';
+import { CreateToolset, PreviewToolset } from './create-toolset.js';
+import { DeleteToolset } from './delete-toolset.js';
+import {
+  callToolBody,
+  createToolsetBody,
+  updateToolsetBody,
+  type CallToolBody,
+  type CreateToolsetBody,
+  type UpdateToolsetBody,
+} from './dto/toolset-requests.js';
+import { toolsetView } from './dto/toolset-views.js';
+import { FindToolsets } from './find-toolsets.js';
+import { RefreshToolset } from './refresh-toolset.js';
+import { UpdateToolset } from './update-toolset.js';
+
+/** Aborted when the client goes away before the answer, so a slow MCP server is not waited for. */
+function clientGone(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+@Controller('toolsets')
+export class ToolsetsController {
+  constructor(
+    private readonly createToolset: CreateToolset,
+    private readonly previewToolset: PreviewToolset,
+    private readonly findToolsets: FindToolsets,
+    private readonly updateToolset: UpdateToolset,
+    private readonly refreshToolset: RefreshToolset,
+    private readonly deleteToolset: DeleteToolset,
+    private readonly callTool: CallTool,
+  ) {}
+
+  @Post()
+  async create(@Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody, @Res({ passthrough: true }) res: Response) {
+    return toolsetView(await this.createToolset.execute(body, clientGone(res)));
+  }
+
+  @Post('preview')
+  @HttpCode(200)
+  preview(@Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody, @Res({ passthrough: true }) res: Response) {
+    return this.previewToolset.execute(body, clientGone(res));
+  }
+
+  @Get()
+  list(@Query() query: Record<string, unknown>) {
+    return this.findToolsets.list(parsePageQuery(query));
+  }
+
+  @Get(':id')
+  async get(@Param('id') id: string) {
+    return toolsetView(await this.findToolsets.get(id));
+  }
+
+  @Patch(':id')
+  async update(@Param('id') id: string, @Body(new ZodPipe(updateToolsetBody)) body: UpdateToolsetBody, @Res({ passthrough: true }) res: Response) {
+    return toolsetView(await this.updateToolset.execute(id, body, clientGone(res)));
+  }
+
+  @Post(':id/refresh')
+  @HttpCode(200)
+  async refresh(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
+    const { toolset, added, removed, changed } = await this.refreshToolset.execute(id, clientGone(res));
+    return { toolset: toolsetView(toolset), added, removed, changed };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async remove(@Param('id') id: string): Promise<void> {
+    await this.deleteToolset.execute(id);
+  }
+
+  @Post(':id/tools/:tool/call')
+  @HttpCode(200)
+  call(@Param('id') id: string, @Param('tool') tool: string, @Body(new ZodPipe(callToolBody)) body: CallToolBody, @Res({ passthrough: true }) res: Response) {
+    return this.callTool.execute(id, tool, body.arguments, clientGone(res));
+  }
+}

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { ToolsetRepository, type ToolsetChanges, type ToolsetConnection, type ToolsetRecord, type ToolsetUpdateOutcome } from '#workflow';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../common/api-errors.js';
+import { pointer } from '../common/zod-validation.js';
+import { MASK, type UpdateToolsetBody } from './dto/toolset-requests.js';
+import { ToolsetListing } from './toolset-listing.js';
+
+/** The stored toolset after a conditional write; 404 when it is gone, 409 when it changed meanwhile. */
+export function updatedOrThrow(id: string, outcome: ToolsetUpdateOutcome): ToolsetRecord {
+  if (outcome.ok) return outcome.toolset;
+  if (outcome.reason === 'missing') throw new NotFoundError('Toolset', id);
+  throw new ConflictError('TOOLSET_CHANGED', `Toolset ${id} was changed by another request meanwhile; retry`);
+}
+
+/** Header values given as "***" keep the stored value of that header (what GET shows is sendable back). */
+function resolveHeaders(given: Record<string, string>, stored: Record<string, string>): Record<string, string> {
+  const storedByLowerName = new Map(Object.entries(stored).map(([name, value]) => [name.toLowerCase(), value]));
+  const problems = Object.entries(given)
+    .filter(([name, value]) => value === MASK && !storedByLowerName.has(name.toLowerCase()))
+    .map(([name]) => ({ path: pointer(['headers', name]), code: 'UNKNOWN_HEADER', message: `"${MASK}" keeps a stored value, but the toolset has no header "${name}"` }));
+  if (problems.length) throw new InvalidRequestError(problems, 'The request body is invalid');
+  return Object.fromEntries(Object.entries(given).map(([name, value]) => [name, value === MASK ? (storedByLowerName.get(name.toLowerCase()) as string) : value]));
+}
+
+function sameHeaders(a: Record<string, string>, b: Record<string, string>): boolean {
+  const entries = (record: Record<string, string>) => JSON.stringify(Object.entries(record).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+  return entries(a) === entries(b);
+}
+
+/** PATCH /toolsets/:id: name and timeout change in place; a changed connection lists the tools again first. */
+@Injectable()
+export class UpdateToolset {
+  constructor(
+    private readonly listing: ToolsetListing,
+    private readonly toolsets: ToolsetRepository,
+  ) {}
+
+  async execute(id: string, body: UpdateToolsetBody, signal?: AbortSignal): Promise<ToolsetRecord> {
+    const current = await this.toolsets.connectionOf(id);
+    if (!current) throw new NotFoundError('Toolset', id);
+    const headers = body.headers === undefined ? current.headers : resolveHeaders(body.headers, current.headers);
+    const next = { url: body.url ?? current.url, headers, transport: body.transport ?? current.transport };
+    const changes: ToolsetChanges = { name: body.name, timeoutMs: body.timeoutMs };
+    if (this.connectionChanged(current, next)) {
+      const timeoutMs = body.timeoutMs === undefined ? current.timeoutMs : (body.timeoutMs ?? undefined);
+      Object.assign(changes, next, { listing: await this.listing.list({ ...next, timeoutMs }, signal) });
+    }
+    return updatedOrThrow(id, await this.toolsets.update(id, current.revision, changes));
+  }
+
+  private connectionChanged(current: ToolsetConnection, next: Pick<ToolsetConnection, 'url' | 'headers' | 'transport'>): boolean {
+    return next.url !== current.url || next.transport !== current.transport || !sameHeaders(next.headers, current.headers);
+  }
+}
