@@ -21,7 +21,7 @@ export type {
   ValueType,
 } from './types.js';
 export { McpError, McpErrorCode, isMcpError, type ArgumentError, type McpErrorDetails } from './errors.js';
-export { connectMcp, listToolset, type ToolsetListing } from './toolset.js';
+export { connectMcp, listToolset, type ToolsetListing } from './connect.js';
 export { toolErrorOf } from './client/tool-result.js';
 export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS } from './client/call-deadline.js';
 export { DEFAULT_CONNECT_TIMEOUT_MS } from './client/open.js';

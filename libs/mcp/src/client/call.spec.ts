@@ -3,7 +3,7 @@ import { McpError, McpErrorCode } from '../errors.js';
 import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.js';
 import { basicTools, TINY_PNG_BASE64, trickySchemaTools } from '../testing/fixture-tools.js';
 import { waitUntil } from '../testing/test-helpers.js';
-import { connectMcp } from '../toolset.js';
+import { connectMcp } from '../connect.js';
 import type { McpConnection, ProgressUpdate } from '../types.js';
 import { toolErrorOf } from './tool-result.js';
 

@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { connectMcp } from '../toolset.js';
+import { connectMcp } from '../connect.js';
 import { McpError, McpErrorCode } from '../errors.js';
 import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.js';
 import { waitUntil } from '../testing/test-helpers.js';
@@ -74,6 +74,7 @@ describe('connectMcp', () => {
 
     await expect(connectMcp({ url: server().url })).rejects.toMatchObject({ code: McpErrorCode.AUTH_FAILED, status: 401 });
     await expect(connectMcp({ url: server().url, headers: bad })).rejects.toMatchObject({ code: McpErrorCode.AUTH_FAILED, status: 403 });
+    await expect(connectMcp({ url: server().sseUrl, transport: 'sse' })).rejects.toMatchObject({ code: McpErrorCode.AUTH_FAILED, status: 401 });
     const viaSse = await connectMcp({ url: server().sseUrl, transport: 'sse', headers: good });
     expect((await viaSse.callTool('echo', { message: 'ok' })).text).toBe('ok');
     await viaSse.close();

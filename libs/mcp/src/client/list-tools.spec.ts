@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { McpErrorCode } from '../errors.js';
 import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.js';
 import { basicTools, numberedTools, trickySchemaTools } from '../testing/fixture-tools.js';
-import { connectMcp, listToolset } from '../toolset.js';
+import { connectMcp, listToolset } from '../connect.js';
 import type { McpConnection, ToolSnapshot } from '../types.js';
 
 describe('listTools', () => {

@@ -3,7 +3,7 @@ import { McpError, McpErrorCode } from '../errors.js';
 import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.js';
 import { serverEverythingStdioTarget } from '../testing/server-everything.js';
 import { childPidsMatching, waitUntil } from '../testing/test-helpers.js';
-import { connectMcp } from '../toolset.js';
+import { connectMcp } from '../connect.js';
 import type { ConnectionFailure, McpConnection } from '../types.js';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { McpErrorCode } from '../errors.js';
 import { serverEverythingStdioTarget, startServerEverything, type ServerEverything } from '../testing/server-everything.js';
-import { connectMcp } from '../toolset.js';
+import { connectMcp } from '../connect.js';
 import type { McpConnection, ProgressUpdate } from '../types.js';
 
 /** The same checks against the reference server over each real transport. */
