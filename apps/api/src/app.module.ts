@@ -5,6 +5,7 @@ import { ApiExceptionFilter } from './common/api-exception.filter.js';
 import { loggerModule, type LogOptions } from './common/logging.js';
 
 import { HealthModule } from './health/health.module.js';
+import { ProvidersModule } from './providers/providers.module.js';
 import { RedisModule } from './redis/redis.module.js';
 import { ToolsetsModule } from './toolsets/toolsets.module.js';
 
@@ -19,6 +20,7 @@ export class AppModule {
         PersistenceModule.forRoot(config.mongoUrl),
         RedisModule,
         HealthModule,
+        ProvidersModule,
         ToolsetsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
