@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
-import type { LlmClient } from '../nodes/llm/llm-client.js';
+import { LLM_CLIENT_EXTRA, type LlmClient } from '../nodes/llm/llm-client.js';
 import { OutboundHttp, OutboundModule } from '../outbound/outbound.module.js';
 import { ProviderRepository } from '../persistence/provider.repository.js';
+import { ENGINE_EXTRAS } from '../runtime/node-registry.module.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
 import { createOpenAiLlmClient } from './openai-llm-client.js';
 
@@ -11,7 +12,9 @@ export const LLM_CLIENT = Symbol('LLM_CLIENT');
 /**
  * Providers and the model client for the API and the worker: the repository (API keys sealed
  * and opened here only) and the openai-backed LlmClient that resolves providers through it and
- * reaches them through the SSRF-safe fetch. Needs ConfigModule and PersistenceModule (global).
+ * reaches them through the SSRF-safe fetch. For the worker it also provides ENGINE_EXTRAS, the
+ * ports handed to node executors, with the client under the key the `llm`/`agent` nodes read.
+ * Needs ConfigModule and PersistenceModule (global).
  */
 @Module({
   imports: [SecretsModule, OutboundModule],
@@ -22,7 +25,8 @@ export const LLM_CLIENT = Symbol('LLM_CLIENT');
       inject: [ProviderRepository, OutboundHttp],
       useFactory: (providers: ProviderRepository, outbound: OutboundHttp): LlmClient => createOpenAiLlmClient({ providers, fetch: outbound.fetch }),
     },
+    { provide: ENGINE_EXTRAS, inject: [LLM_CLIENT], useFactory: (llm: LlmClient) => ({ [LLM_CLIENT_EXTRA]: llm }) },
   ],
-  exports: [ProviderRepository, LLM_CLIENT],
+  exports: [ProviderRepository, LLM_CLIENT, ENGINE_EXTRAS],
 })
 export class LlmModule {}

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { createDefaultNodeRegistry } from '../nodes/built-in-nodes.js';
+import { llmNodeExecutors } from '../nodes/llm-nodes.js';
 
 /**
  * The node types of this deployment, one registry for API (validation) and worker (runs).
@@ -15,7 +16,17 @@ export const ENGINE_EXTRAS = Symbol('ENGINE_EXTRAS');
 
 @Global()
 @Module({
-  providers: [{ provide: NODE_REGISTRY, useFactory: () => createDefaultNodeRegistry() }],
+  providers: [
+    {
+      provide: NODE_REGISTRY,
+      useFactory: () => {
+        const registry = createDefaultNodeRegistry();
+        // `llm` and `agent` read their model client from services.extras (LlmModule provides ENGINE_EXTRAS).
+        llmNodeExecutors.forEach((executor) => registry.register(executor));
+        return registry;
+      },
+    },
+  ],
   exports: [NODE_REGISTRY],
 })
 export class NodeRegistryModule {}
