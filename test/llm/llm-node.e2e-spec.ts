@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { createOutboundFetch } from '#mcp';
 import type { NodeDefinition } from '#workflow';
+import { freePort } from '../support/services.js';
 import { PROVIDER_ID, startLlmHarness, type LlmHarness } from '../support/llm-harness.js';
 
 /** The `llm` node with the real openai client over HTTP against the scripted fake server. */
@@ -136,6 +138,31 @@ describe('llm node', () => {
     const deadline = Date.now() + 2000;
     while (!harness.server.requests[0].aborted && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(harness.server.requests[0].aborted).toBe(true);
+  });
+
+  it('fails with LLM_UNREACHABLE when nothing listens at the base URL', async () => {
+    const nowhere = await startLlmHarness({ baseURL: `http://127.0.0.1:${await freePort()}/v1`, maxRetries: 0 });
+    try {
+      const { record } = await nowhere.run(llmNode(), { inputs: { country: 'France' } });
+      expect(record.error?.code).toBe('LLM_UNREACHABLE');
+    } finally {
+      await nowhere.close();
+    }
+  });
+
+  it('goes through the outbound policy: a refused destination fails with OUTBOUND_BLOCKED, nothing sent', async () => {
+    const guarded = createOutboundFetch({ deny: ['private'] });
+    const locked = await startLlmHarness({ fetch: guarded, maxRetries: 0 });
+    try {
+      locked.server.enqueue({ text: 'should not be reached' });
+      const { record } = await locked.run(llmNode(), { inputs: { country: 'France' } });
+      expect(record.error?.code).toBe('OUTBOUND_BLOCKED');
+      expect(locked.server.requests).toHaveLength(0);
+    } finally {
+      locked.server.reset();
+      await locked.close();
+      guarded.close();
+    }
   });
 
   it('fails with LLM_PROVIDER_NOT_FOUND for an unknown provider', async () => {

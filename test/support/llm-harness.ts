@@ -53,12 +53,22 @@ const emptyCatalog: ToolCatalog = { getTool: async () => undefined, listTools: a
 
 let runs = 0;
 
-export async function startLlmHarness(options: { apiKey?: string; maxRetries?: number } = {}): Promise<LlmHarness> {
+export interface HarnessOptions {
+  apiKey?: string;
+  maxRetries?: number;
+  /** Where the provider points; the fake server by default. */
+  baseURL?: string;
+  fetch?: typeof fetch;
+}
+
+export async function startLlmHarness(options: HarnessOptions = {}): Promise<LlmHarness> {
   const server = await startFakeOpenAiServer();
   const apiKey = options.apiKey ?? `sk-test-${Math.random().toString(36).slice(2)}`;
+  const baseURL = options.baseURL ?? server.baseURL;
   const llm = createOpenAiLlmClient({
-    providers: { resolve: async (id) => (id === PROVIDER_ID ? { baseURL: server.baseURL, apiKey } : undefined) },
+    providers: { resolve: async (id) => (id === PROVIDER_ID ? { baseURL, apiKey } : undefined) },
     maxRetries: options.maxRetries,
+    fetch: options.fetch,
   });
   const registry = createDefaultNodeRegistry();
   llmNodeExecutors.forEach((executor) => registry.register(executor));

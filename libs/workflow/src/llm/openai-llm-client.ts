@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { findOutboundBlock } from '#mcp';
 import { EngineError } from '../engine/errors.js';
 import { LLM_ERROR_CODES, type LlmClient } from '../nodes/llm/llm-client.js';
 import { fromCompletion, toCreateParams } from './openai-messages.js';
@@ -16,18 +17,11 @@ export interface OpenAiLlmClientOptions {
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
-/** Walks an error's cause chain for a code set below the SDK (e.g. the outbound policy's OUTBOUND_BLOCKED). */
-function causeCode(error: unknown, depth = 0): string | undefined {
-  if (depth > 5 || typeof error !== 'object' || error === null) return undefined;
-  const { code, cause } = error as { code?: unknown; cause?: unknown };
-  return typeof code === 'string' && /^[A-Z][A-Z_]+$/.test(code) ? code : causeCode(cause, depth + 1);
-}
-
 function codeOf(error: unknown, call: CallSignals): string {
   if (call.caller.aborted) return LLM_ERROR_CODES.canceled;
   if (call.timedOut() || error instanceof OpenAI.APIConnectionTimeoutError) return LLM_ERROR_CODES.timeout;
   if (error instanceof OpenAI.APIUserAbortError) return LLM_ERROR_CODES.canceled;
-  if (error instanceof OpenAI.APIConnectionError) return causeCode(error.cause) ?? LLM_ERROR_CODES.unreachable;
+  if (error instanceof OpenAI.APIConnectionError) return LLM_ERROR_CODES.unreachable;
   if (error instanceof OpenAI.APIError) {
     if (error.status === 401 || error.status === 403) return LLM_ERROR_CODES.authFailed;
     if (error.status === 429) return LLM_ERROR_CODES.rateLimited;
@@ -43,6 +37,9 @@ function scrub(text: string, secret: string): string {
 function toLlmError(error: unknown, call: CallSignals, apiKey: string, timeoutMs: number): EngineError {
   const code = codeOf(error, call);
   if (code === LLM_ERROR_CODES.timeout) return new EngineError(code, `the model did not answer within ${timeoutMs} ms`);
+  // The outbound policy's refusal, wrapped by the SDK as a connection error: report the refusal itself.
+  const blocked = code === LLM_ERROR_CODES.unreachable ? findOutboundBlock(error) : undefined;
+  if (blocked) return new EngineError(blocked.code, blocked.message);
   const status = error instanceof OpenAI.APIError && error.status !== undefined ? ` (HTTP ${error.status})` : '';
   const message = error instanceof Error ? error.message : String(error);
   return new EngineError(code, scrub(`model request failed${status}: ${message}`, apiKey));
