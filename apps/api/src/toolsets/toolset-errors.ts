@@ -11,9 +11,15 @@ export interface ConnectionProblem extends ProblemDetail {
 /** libs/mcp lists the causes of an `auto` failure in the order it tried them. */
 const AUTO_ATTEMPTS = ['streamable-http', 'sse'] as const;
 
-/** Replaces every header value that occurs in a text (a server may echo a credential in its error). */
+/**
+ * Replaces every header value that occurs in a text (a server may echo a credential in its error),
+ * and the credential part of a value alone (`Bearer <token>` → `<token>`).
+ */
 export function scrubSecrets(text: string, secrets: string[]): string {
-  return secrets.filter((secret) => secret.length >= 4).reduce((result, secret) => result.split(secret).join(MASK), text);
+  const parts = secrets.flatMap((secret) => secret.split(/\s+/).filter((part) => part.length >= 8));
+  return [...secrets.filter((secret) => secret.length >= 4), ...parts]
+    .sort((a, b) => b.length - a.length)
+    .reduce((result, secret) => result.split(secret).join(MASK), text);
 }
 
 function messageOf(error: unknown): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpUrl } from '../../common/http-url.js';
 
 /** Request bodies of /toolsets (strict: unknown fields are rejected with their path). */
 
@@ -9,24 +10,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Set by the MCP client itself; a toolset cannot override them. */
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id']);
 
-const url = z
-  .string()
-  .max(2048)
-  .superRefine((value, ctx) => {
-    let parsed: URL;
-    try {
-      parsed = new URL(value);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'not a valid absolute URL' });
-      return;
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      ctx.addIssue({ code: 'custom', message: `the scheme must be http or https, not ${parsed.protocol.replace(/:$/, '')}` });
-    }
-    if (parsed.username || parsed.password) {
-      ctx.addIssue({ code: 'custom', message: 'credentials in the URL are not accepted: send them as headers (stored encrypted)' });
-    }
-  });
+const url = httpUrl('send them as headers (stored encrypted)');
 
 const headers = z.record(z.string(), z.string().max(8192).regex(/^[^\r\n\0]*$/, 'must not contain CR, LF or NUL')).superRefine((record, ctx) => {
   const seen = new Set<string>();
