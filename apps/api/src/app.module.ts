@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { ConfigModule, PersistenceModule, type AppConfig } from '#workflow';
+import { ConfigModule, NodeRegistryModule, PersistenceModule, type AppConfig } from '#workflow';
 import { ApiExceptionFilter } from './common/api-exception.filter.js';
 import { loggerModule, type LogOptions } from './common/logging.js';
 
@@ -8,6 +8,8 @@ import { HealthModule } from './health/health.module.js';
 import { ProvidersModule } from './providers/providers.module.js';
 import { RedisModule } from './redis/redis.module.js';
 import { ToolsetsModule } from './toolsets/toolsets.module.js';
+import { RunsModule } from './runs/runs.module.js';
+import { WorkflowsModule } from './workflows/workflows.module.js';
 
 @Module({})
 export class AppModule {
@@ -22,6 +24,9 @@ export class AppModule {
         HealthModule,
         ProvidersModule,
         ToolsetsModule,
+        NodeRegistryModule,
+        WorkflowsModule,
+        RunsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };

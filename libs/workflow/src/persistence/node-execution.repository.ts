@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, Types, type Model } from 'mongoose';
 import type { ExecutionRecord, RunStore } from '../engine/run-store.js';
 import { fromJsonText, toJsonText } from './json-field.js';
+import { isDuplicateKeyError } from './mongo-errors.js';
 import { NODE_EXECUTION_MODEL, type NodeExecutionDoc } from './node-execution.schema.js';
 
 /** A node execution as the log shows it: everything but the full state kept for resume. */
@@ -72,10 +73,19 @@ export class NodeExecutionRepository implements RunStore {
     return docs.map(toExecutionRecord);
   }
 
-  /** Upsert on `(runId, seq)`: the port's contract is that saving an existing seq overwrites it. */
+  /**
+   * The port's contract is that saving an existing `(runId, seq)` overwrites it. Records are
+   * almost always new, so this inserts and replaces only on a duplicate key: an upsert costs
+   * more than ten inserts on FerretDB v1 (measured), and no less on MongoDB.
+   */
   async saveExecution(record: ExecutionRecord): Promise<void> {
     const doc = toDoc(record);
-    await this.executions.collection.replaceOne({ runId: doc.runId, seq: doc.seq }, doc, { upsert: true });
+    try {
+      await this.executions.collection.insertOne({ ...doc });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      await this.executions.collection.replaceOne({ runId: doc.runId, seq: doc.seq }, doc);
+    }
   }
 
   /** Log items after `afterSeq`, in order. */

@@ -102,11 +102,6 @@ export class WorkflowRepository {
     return result.modifiedCount === 1;
   }
 
-  /** Whether the latest version of a live workflow uses the toolset (toolsets in use cannot be deleted). */
-  async isToolsetInUse(toolsetId: string): Promise<boolean> {
-    return (await this.workflows.exists({ toolsetIds: toolsetId, deletedAt: null })) !== null;
-  }
-
   toVersion(doc: WorkflowVersionDoc): StoredWorkflowVersion {
     return toVersion(doc);
   }

@@ -13,7 +13,7 @@ export interface WorkflowDoc {
   name: string;
   description?: string;
   latestVersion: number;
-  /** Toolsets the latest version uses (a toolset in use cannot be deleted). */
+  /** Toolsets the latest version uses: `DELETE /toolsets/:id` answers 409 while a live workflow lists it. */
   toolsetIds: string[];
   /** Soft delete: the workflow disappears from the API, its runs and versions stay readable. */
   deletedAt?: Date | null;

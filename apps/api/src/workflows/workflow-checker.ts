@@ -1,0 +1,50 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { compileSchema } from '#mcp';
+import { NODE_REGISTRY, ToolsetCatalog, validateWorkflow, type NodeRegistry, type WorkflowDefinition } from '#workflow';
+import { ApiError, InvalidRequestError, type ProblemDetail } from '../common/api-errors.js';
+import { parseRequest } from '../common/zod-validation.js';
+import { workflowBodySchema } from './dto/workflow.dto.js';
+
+export interface WorkflowCheck {
+  definition?: WorkflowDefinition;
+  errors: ProblemDetail[];
+}
+
+function inputSchemaProblems(schema: Record<string, unknown> | undefined): ProblemDetail[] {
+  if (schema === undefined) return [];
+  if (schema.type !== undefined && schema.type !== 'object') {
+    return [{ path: '/inputSchema/type', code: 'INVALID_INPUT_SCHEMA', message: 'the inputs of a run are an object: inputSchema.type must be "object"' }];
+  }
+  const compiled = compileSchema(schema);
+  return compiled.ok ? [] : [{ path: '/inputSchema', code: 'INVALID_INPUT_SCHEMA', message: `inputSchema does not compile: ${compiled.reason}` }];
+}
+
+/** Every problem of a workflow body: its shape first, then (when the shape holds) graph, types and tools. */
+@Injectable()
+export class WorkflowChecker {
+  constructor(
+    @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
+    private readonly catalog: ToolsetCatalog,
+  ) {}
+
+  async check(body: unknown): Promise<WorkflowCheck> {
+    let parsed;
+    try {
+      parsed = parseRequest(workflowBodySchema, body);
+    } catch (error) {
+      if (error instanceof ApiError && error.errors) return { errors: error.errors };
+      throw error;
+    }
+    const definition = parsed as WorkflowDefinition;
+    const issues = await validateWorkflow(definition, { registry: this.registry, catalog: this.catalog });
+    const errors = [...inputSchemaProblems(parsed.inputSchema), ...issues];
+    return errors.length === 0 ? { definition, errors } : { errors };
+  }
+
+  /** The definition, or a 400 `WORKFLOW_INVALID` listing every problem. */
+  async require(body: unknown): Promise<WorkflowDefinition> {
+    const { definition, errors } = await this.check(body);
+    if (!definition) throw new InvalidRequestError(errors, `The workflow has ${errors.length} problem(s)`, 'WORKFLOW_INVALID');
+    return definition;
+  }
+}

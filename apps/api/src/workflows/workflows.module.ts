@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ToolsetStoreModule, WorkflowStoreModule } from '#workflow';
+import { WorkflowChecker } from './workflow-checker.js';
+import { WorkflowsController } from './workflows.controller.js';
+import { WorkflowsService } from './workflows.service.js';
+
+@Module({
+  imports: [WorkflowStoreModule, ToolsetStoreModule],
+  controllers: [WorkflowsController],
+  providers: [WorkflowsService, WorkflowChecker],
+  exports: [WorkflowChecker],
+})
+export class WorkflowsModule {}
