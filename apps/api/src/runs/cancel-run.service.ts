@@ -1,0 +1,57 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, runCancelChannel, RunQueueProducer, RunRepository, toRunView, type AppConfig, type RunView } from '#workflow';
+import { ConflictError, NotFoundError } from '../common/api-errors.js';
+import { RedisConnection } from '../redis/redis.module.js';
+import { RunEventsHub } from './run-events-hub.js';
+import { isTerminal, RunWaiter } from './run-waiter.js';
+
+/** How long `POST /runs/:id/cancel` waits for the worker to stop a running run before answering 202. */
+const CANCEL_WAIT_MS = 10_000;
+
+export interface CanceledRun {
+  statusCode: 200 | 202;
+  run: RunView;
+}
+
+/**
+ * Cancel (SPEC §4). A queued run ends at once. A running run gets `cancelRequestedAt` in MongoDB
+ * and a message on the workers' cancel channel; the worker holding it aborts the engine (in-flight
+ * MCP calls are cancelled, the server receives notifications/cancelled) and ends it `canceled`.
+ * A worker that missed the message sees the request on its next check of MongoDB.
+ */
+@Injectable()
+export class CancelRunService {
+  private readonly logger = new Logger(CancelRunService.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly runs: RunRepository,
+    private readonly queue: RunQueueProducer,
+    private readonly hub: RunEventsHub,
+    private readonly waiter: RunWaiter,
+    private readonly redis: RedisConnection,
+  ) {}
+
+  async cancel(runId: string): Promise<CanceledRun> {
+    const queued = await this.runs.cancelQueued(runId);
+    if (queued) {
+      const run = toRunView(queued);
+      // The job, if any, would find the run terminal and do nothing; removing it is tidiness.
+      await this.queue.removeJob(runId).catch(() => undefined);
+      await this.hub.publish({ type: 'run.finished', runId, at: new Date().toISOString(), run });
+      return { statusCode: 200, run };
+    }
+    const running = await this.runs.requestCancel(runId);
+    if (running) {
+      await this.redis.client.publish(runCancelChannel(this.config.queuePrefix), runId).catch((error: unknown) => {
+        this.logger.warn({ err: error, runId }, 'cancel message not published (Redis unreachable): the worker sees the request in MongoDB');
+      });
+      const latest = (await this.waiter.wait(runId, CANCEL_WAIT_MS)) ?? running;
+      return { statusCode: isTerminal(latest) ? 200 : 202, run: toRunView(latest) };
+    }
+    const current = await this.runs.findById(runId);
+    if (!current) throw new NotFoundError('Run', runId);
+    if (current.status === 'canceled') return { statusCode: 200, run: toRunView(current) };
+    throw new ConflictError('RUN_FINISHED', `run ${runId} already ${current.status}`);
+  }
+}

@@ -1,0 +1,35 @@
+import { isValidObjectId } from 'mongoose';
+import { z } from 'zod';
+import { RUN_STATUSES } from '#workflow';
+
+/** The longest `?wait=` honoured (ms): a longer wait answers like this one (202 if still running). */
+export const MAX_WAIT_MS = 120_000;
+
+export const startRunBodySchema = z.strictObject({
+  inputs: z.record(z.string(), z.unknown()).default({}),
+  version: z.number().int().min(1).optional(),
+});
+
+export const waitQuerySchema = z.object({
+  wait: z.coerce.number().int().min(0).optional(),
+});
+
+/** Printable ASCII without spaces, like the IETF draft's examples (UUIDs, ULIDs, hashes). */
+export const idempotencyKeySchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[\x21-\x7e]+$/, 'must be 1–255 printable ASCII characters without spaces');
+
+const objectId = z.string().refine((value) => isValidObjectId(value), 'not a valid id');
+
+export const runListQuerySchema = z.object({
+  workflowId: objectId.optional(),
+  status: z.enum(RUN_STATUSES).optional(),
+});
+
+/** `GET /runs/:id/logs?limit&cursor`: in execution order; the cursor is the last `seq` seen. */
+export const logPageQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  cursor: z.coerce.number().int().min(0).optional(),
+});

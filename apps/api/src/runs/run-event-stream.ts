@@ -1,0 +1,147 @@
+import type { ExecutionRecord, RunDoc, RunStreamEvent } from '#workflow';
+import { toLogItem, toRunView } from '#workflow';
+import { isTerminal } from './run-waiter.js';
+
+/** What a stream reads from MongoDB: the run and its executions after a seq. */
+export interface RunStateSource {
+  run(): Promise<RunDoc | undefined>;
+  executionsAfter(seq: number): Promise<ExecutionRecord[]>;
+}
+
+type Write = (event: RunStreamEvent) => void;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * One SSE connection's ordering and de-duplication. MongoDB is the truth (replay, and catch-up
+ * when a gap shows or the periodic check finds the run finished); Redis messages are the live
+ * path. Each node execution is sent once, in `seq` order, with a `node.started` before it
+ * (the live one, or one rebuilt from the log item); `run.finished` comes last, then the stream ends.
+ */
+export class RunEventStream {
+  private lastSeq = 0;
+  private claim = 0;
+  private ended = false;
+  /** Start times of node.started events sent, by node. */
+  private readonly startsSent = new Map<string, number[]>();
+  /** Time spans of executions sent, by node: a late live node.started inside one is stale. */
+  private readonly spansSent = new Map<string, [number, number][]>();
+  private opened: () => void = () => undefined;
+  /** Live events and checks queue behind the replay, whenever they arrive. */
+  private chain = new Promise<void>((resolve) => (this.opened = resolve));
+
+  constructor(
+    private readonly runId: string,
+    private readonly source: RunStateSource,
+    private readonly write: Write,
+    private readonly onEnd: () => void,
+  ) {}
+
+  get finished(): boolean {
+    return this.ended;
+  }
+
+  /** Replays what MongoDB holds, ordered by time; call once, after subscribing to live events. */
+  async replay(): Promise<void> {
+    try {
+      await this.catchUp(true);
+    } finally {
+      this.opened();
+    }
+  }
+
+  /** Re-reads MongoDB (periodic backstop for lost messages). */
+  check(): Promise<void> {
+    return this.serialize(() => this.catchUp(false));
+  }
+
+  live(event: RunStreamEvent): Promise<void> {
+    return this.serialize(() => this.deliver(event));
+  }
+
+  private serialize(step: () => Promise<void>): Promise<void> {
+    this.chain = this.chain.then(() => (this.ended ? undefined : step())).catch(() => undefined);
+    return this.chain;
+  }
+
+  private async deliver(event: RunStreamEvent): Promise<void> {
+    switch (event.type) {
+      case 'run.started':
+        if (event.claim > this.claim) {
+          this.claim = event.claim;
+          this.write(event);
+        }
+        return;
+      case 'node.started': {
+        const at = Date.parse(event.at);
+        if ((this.spansSent.get(event.nodeId) ?? []).some(([from, to]) => from <= at && at <= to)) return;
+        this.noteStart(event.nodeId, at);
+        this.write(event);
+        return;
+      }
+      case 'node.finished':
+        if (event.item.seq <= this.lastSeq) return;
+        if (event.item.seq > this.lastSeq + 1) return this.catchUp(false);
+        this.sendFinished(event.item.seq, event.item.nodeId, Date.parse(event.item.startedAt), Date.parse(event.item.finishedAt), event);
+        return;
+      case 'run.finished':
+        // Anything still missing is read from MongoDB, which holds the terminal state by now.
+        return this.catchUp(false);
+    }
+  }
+
+  private async catchUp(replaying: boolean): Promise<void> {
+    const run = await this.source.run();
+    if (!run) return this.end();
+    const records = await this.source.executionsAfter(this.lastSeq);
+    const events: { at: number; rank: number; send: () => void }[] = [];
+    if (run.startedAt && run.claims > this.claim) {
+      const claim = run.claims;
+      const at = run.startedAt.getTime();
+      events.push({ at, rank: 0, send: () => this.deliverNow({ type: 'run.started', runId: this.runId, at: iso(at), claim, resumedExecutions: 0 }) });
+    }
+    for (const record of records) {
+      const startedSent = (this.startsSent.get(record.nodeId) ?? []).some((at) => record.startedAt <= at && at <= record.finishedAt);
+      if (record.status !== 'skipped' && !startedSent) {
+        const started: RunStreamEvent = { type: 'node.started', runId: this.runId, at: iso(record.startedAt), nodeId: record.nodeId, nodeType: record.type, attempt: record.attempt };
+        events.push({ at: replaying ? record.startedAt : record.finishedAt, rank: 1, send: () => this.deliverNow(started) });
+      }
+      const finished: RunStreamEvent = { type: 'node.finished', runId: this.runId, at: iso(record.finishedAt), item: toLogItem(record) };
+      events.push({ at: record.finishedAt, rank: 2, send: () => this.sendFinished(record.seq, record.nodeId, record.startedAt, record.finishedAt, finished) });
+    }
+    // Replay orders by time (parallel branches interleave as they ran); catch-up keeps seq order.
+    if (replaying) events.sort((a, b) => a.at - b.at || a.rank - b.rank);
+    for (const event of events) event.send();
+    if (isTerminal(run)) {
+      this.write({ type: 'run.finished', runId: this.runId, at: (run.finishedAt ?? new Date()).toISOString(), run: toRunView(run) });
+      this.end();
+    }
+  }
+
+  private deliverNow(event: RunStreamEvent): void {
+    if (event.type === 'run.started') this.claim = Math.max(this.claim, event.claim);
+    if (event.type === 'node.started') this.noteStart(event.nodeId, Date.parse(event.at));
+    this.write(event);
+  }
+
+  private sendFinished(seq: number, nodeId: string, startedAt: number, finishedAt: number, event: RunStreamEvent): void {
+    if (seq <= this.lastSeq) return;
+    this.lastSeq = seq;
+    const spans = this.spansSent.get(nodeId) ?? [];
+    spans.push([startedAt, finishedAt]);
+    this.spansSent.set(nodeId, spans);
+    this.write(event);
+  }
+
+  private noteStart(nodeId: string, at: number): void {
+    const starts = this.startsSent.get(nodeId) ?? [];
+    starts.push(at);
+    this.startsSent.set(nodeId, starts);
+  }
+
+  private end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.onEnd();
+  }
+}
