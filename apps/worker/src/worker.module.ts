@@ -1,6 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import { ConfigModule, PersistenceModule, type AppConfig } from '#workflow';
+import { ConfigModule, NodeRegistryModule, PersistenceModule, RunQueueProducer, ToolsetStoreModule, WorkflowStoreModule, type AppConfig } from '#workflow';
+import { RunProcessor } from './processors/run.processor.js';
+import { ActiveRuns } from './runs/active-runs.js';
+import { CancelListener } from './runs/cancel-listener.js';
+import { RunEventsPublisher } from './runs/run-events-publisher.js';
+import { RunExecutor } from './runs/run-executor.js';
+import { RunSweeper } from './runs/run-sweeper.js';
+import { RunWorker } from './runs/run-worker.js';
+import { WorkflowVersions } from './runs/workflow-versions.js';
 
 /** The worker: no HTTP server; BullMQ consumers wired to the engine (processors/). */
 @Module({})
@@ -12,8 +20,11 @@ export class WorkerModule {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot({ pinoHttp: { level: config.logLevel } }),
         PersistenceModule.forRoot(config.mongoUrl),
+        NodeRegistryModule,
+        WorkflowStoreModule,
+        ToolsetStoreModule,
       ],
-      providers: [],
+      providers: [ActiveRuns, RunEventsPublisher, CancelListener, WorkflowVersions, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper],
     };
   }
 }

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { WaitingError, type Job } from 'bullmq';
+import type { RunJobData } from '#workflow';
+import { ActiveRuns } from '../runs/active-runs.js';
+import { RunExecutor } from '../runs/run-executor.js';
+
+/** BullMQ job → engine. The job carries only the run id; everything else is in MongoDB. */
+@Injectable()
+export class RunProcessor {
+  constructor(
+    private readonly active: ActiveRuns,
+    private readonly executor: RunExecutor,
+  ) {}
+
+  async process(job: Job<RunJobData>, token: string | undefined): Promise<string> {
+    const handle = this.active.start(job.data.runId, String(job.id));
+    try {
+      const result = await this.executor.execute(handle);
+      if (result === 'handed-back') {
+        // Back to `wait` without counting an attempt: another worker resumes the run now.
+        await job.moveToWait(token);
+        throw new WaitingError();
+      }
+      return result;
+    } finally {
+      this.active.end(handle);
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { APP_CONFIG, redisConnectionOptions, runEventsChannel, toLogItem, toRunView, type AppConfig, type RunDoc, type RunEvent, type RunStreamEvent } from '#workflow';
+
+/**
+ * Publishes a run's progress on Redis for SSE clients and `?wait` callers. Fire and forget: the
+ * run never waits for it, and a lost message costs listeners only latency (they re-read MongoDB).
+ */
+@Injectable()
+export class RunEventsPublisher implements OnApplicationShutdown {
+  private readonly redis: Redis;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.redis = new Redis({ ...redisConnectionOptions(config), enableOfflineQueue: false });
+    this.redis.on('error', () => undefined);
+  }
+
+  /** Engine events, except `run.finished`: that one is published by `runFinished`, once MongoDB has it. */
+  engineEvent(event: RunEvent, claim: number): void {
+    const at = new Date(event.at).toISOString();
+    switch (event.type) {
+      case 'run.started':
+        return this.publish({ type: 'run.started', runId: event.runId, at, claim, resumedExecutions: event.resumedExecutions });
+      case 'node.started':
+        return this.publish({ type: 'node.started', runId: event.runId, at, nodeId: event.nodeId, nodeType: event.nodeType, attempt: event.attempt });
+      case 'node.finished':
+        return this.publish({ type: 'node.finished', runId: event.runId, at, item: toLogItem(event.record) });
+      case 'run.finished':
+        return;
+    }
+  }
+
+  runFinished(run: RunDoc): void {
+    const view = toRunView(run);
+    this.publish({ type: 'run.finished', runId: view.id, at: view.finishedAt ?? new Date().toISOString(), run: view });
+  }
+
+  onApplicationShutdown(): void {
+    this.redis.disconnect();
+  }
+
+  private publish(event: RunStreamEvent): void {
+    this.redis.publish(runEventsChannel(this.config.queuePrefix, event.runId), JSON.stringify(event)).catch(() => undefined);
+  }
+}

@@ -1,0 +1,77 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, RunQueueProducer, RunRepository, type AppConfig, type RunDoc } from '#workflow';
+import { ActiveRuns } from './active-runs.js';
+import { RunEventsPublisher } from './run-events-publisher.js';
+
+/** Runs examined per sweep; the oldest unconfirmed first. */
+const BATCH = 100;
+
+/**
+ * What BullMQ cannot see: runs in MongoDB whose job is gone. Every `RUN_SWEEP_INTERVAL_MS`, each
+ * worker looks at active runs not confirmed for `RUN_REQUEUE_AFTER_MS` and asks BullMQ about
+ * their job:
+ * - live (waiting, active, delayed) → confirmed;
+ * - failed (retries used up, worker lost) → the run fails;
+ * - missing (Redis was down when the API accepted it, or lost its data) → enqueued again under
+ *   the same job id (harmless if another worker does the same), unless the run is past its
+ *   deadline, counted from its start (or acceptance, if it never started): then it fails.
+ * It also re-checks MongoDB for cancel requests of this worker's runs (a missed Redis message).
+ */
+@Injectable()
+export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(RunSweeper.name);
+  private timer?: NodeJS.Timeout;
+  private sweeping = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly runs: RunRepository,
+    private readonly queue: RunQueueProducer,
+    private readonly active: ActiveRuns,
+    private readonly publisher: RunEventsPublisher,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.sweep(), this.config.recovery.sweepIntervalMs);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  async sweep(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      for (const runId of await this.runs.cancelRequested(this.active.ids())) this.active.stop(runId, 'cancel');
+      const before = new Date(Date.now() - this.config.recovery.requeueAfterMs);
+      for (const run of await this.runs.unconfirmedActive(before, BATCH)) await this.examine(run);
+    } catch (error) {
+      // Redis or MongoDB unreachable: the next sweep tries again.
+      this.logger.debug({ err: error }, 'sweep interrupted');
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  private async examine(run: RunDoc): Promise<void> {
+    const runId = String(run._id);
+    const state = await this.queue.jobState(runId);
+    if (state === 'live') return this.runs.confirm(run._id);
+    if (state === 'failed') return this.fail(run, 'RUN_WORKER_FAILED', 'the run’s job failed and will not be retried');
+    const deadline = (run.startedAt ?? run.createdAt).getTime() + this.config.limits.runDeadlineMs;
+    if (Date.now() > deadline) return this.fail(run, 'RUN_DEADLINE_EXCEEDED', `the run passed its deadline of ${this.config.limits.runDeadlineMs} ms without a live job`);
+    if (state === 'completed') await this.queue.removeJob(runId);
+    await this.queue.enqueue(runId);
+    await this.runs.confirm(run._id);
+    this.logger.log({ runId, status: run.status }, 'run had no job: enqueued again');
+  }
+
+  private async fail(run: RunDoc, code: string, message: string): Promise<void> {
+    const failed = await this.runs.failActive(run._id, { code, message });
+    if (!failed) return;
+    this.publisher.runFinished(failed);
+    this.logger.warn({ runId: String(run._id), code }, message);
+  }
+}

@@ -1,0 +1,75 @@
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Worker, type Job } from 'bullmq';
+import { APP_CONFIG, RUN_JOB_ATTEMPTS, RUN_QUEUE_NAME, redisConnectionOptions, RunRepository, type AppConfig, type RunJobData } from '#workflow';
+import { RunProcessor } from '../processors/run.processor.js';
+import { ActiveRuns } from './active-runs.js';
+import { RunEventsPublisher } from './run-events-publisher.js';
+
+/**
+ * The BullMQ consumer of runs. Stalled-job recovery is BullMQ's: a job whose worker died keeps
+ * no lock, is moved back to `wait` after `RUN_LOCK_DURATION_MS` + up to two
+ * `RUN_STALLED_INTERVAL_MS`, and is resumed by another worker (at most `RUN_MAX_STALLED_COUNT` times).
+ */
+@Injectable()
+export class RunWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(RunWorker.name);
+  private worker?: Worker<RunJobData, string>;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly processor: RunProcessor,
+    private readonly active: ActiveRuns,
+    private readonly runs: RunRepository,
+    private readonly publisher: RunEventsPublisher,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const { recovery, worker } = this.config;
+    this.worker = new Worker<RunJobData, string>(RUN_QUEUE_NAME, (job, token) => this.processor.process(job, token), {
+      connection: redisConnectionOptions(this.config, true),
+      prefix: this.config.queuePrefix,
+      concurrency: worker.concurrency,
+      lockDuration: recovery.lockDurationMs,
+      stalledInterval: recovery.stalledIntervalMs,
+      maxStalledCount: recovery.maxStalledCount,
+    });
+    this.worker.on('error', (error) => this.logger.warn({ err: error }, 'BullMQ worker error'));
+    // Our lock is gone: another worker may already run this job. Stop touching the run.
+    this.worker.on('lockRenewalFailed', (jobIds) => jobIds.forEach((jobId) => this.active.stopJob(jobId, 'lease-lost')));
+    this.worker.on('failed', (job, error) => void this.onJobFailed(job, error));
+  }
+
+  /** Before MongoDB and Redis connections close: stop taking jobs, let runs finish, hand back the rest. */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (!this.worker) return;
+    const closing = this.worker.close();
+    const grace = setTimeout(() => {
+      if (this.active.size > 0) this.logger.log(`handing ${this.active.size} unfinished run(s) back to the queue`);
+      this.active.stopAll('shutdown');
+    }, this.config.worker.shutdownGraceMs);
+    try {
+      await closing;
+    } finally {
+      clearTimeout(grace);
+    }
+  }
+
+  /** The job will not be tried again (attempts used up, or stalled too often): the run fails. */
+  private async onJobFailed(job: Job<RunJobData> | undefined, error: Error): Promise<void> {
+    if (!job) return;
+    const exhausted = job.attemptsMade >= (job.opts.attempts ?? RUN_JOB_ATTEMPTS) || /stalled more than/i.test(error.message);
+    if (!exhausted) {
+      this.logger.warn({ err: error, runId: job.data.runId, attempt: job.attemptsMade }, 'run attempt failed; BullMQ retries it');
+      return;
+    }
+    try {
+      const code = /stalled/i.test(error.message) ? 'RUN_WORKER_LOST' : 'RUN_WORKER_FAILED';
+      const failed = await this.runs.failActive(job.data.runId, { code, message: error.message.slice(0, 1000) });
+      if (failed) this.publisher.runFinished(failed);
+      this.logger.error({ err: error, runId: job.data.runId }, 'run failed: its job will not be retried');
+    } catch (storeError) {
+      // MongoDB away too: the recovery sweep fails the run later from the job's failed state.
+      this.logger.error({ err: storeError, runId: job.data.runId }, 'could not record a failed run');
+    }
+  }
+}
