@@ -6,20 +6,10 @@ import type { ToolCatalog, ToolDescriptor } from '../engine/types.js';
 import { toolsOf } from './toolset.repository.js';
 import { TOOLSET_MODEL, type ToolsetDocument } from './toolset.schema.js';
 
+/** A snapshot as the engine sees it: the same fields (the title aside), plus the toolset it belongs to. */
 export function toolDescriptorOf(toolsetId: string, tool: ToolSnapshot): ToolDescriptor {
-  const descriptor: ToolDescriptor = {
-    toolsetId,
-    name: tool.name,
-    inputSchema: tool.inputSchema,
-    inputs: tool.inputs,
-    usable: tool.usable,
-  };
-  if (tool.description !== undefined) descriptor.description = tool.description;
-  if (tool.outputSchema !== undefined) descriptor.outputSchema = tool.outputSchema;
-  if (tool.outputs !== undefined) descriptor.outputs = tool.outputs;
-  if (tool.unusableReason !== undefined) descriptor.unusableReason = tool.unusableReason;
-  if (tool.annotations !== undefined) descriptor.annotations = tool.annotations;
-  return descriptor;
+  const { title: _title, ...described } = tool;
+  return { toolsetId, ...described };
 }
 
 /** The engine's ToolCatalog over stored toolset snapshots (as of their last create/refresh). */
