@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import { ConfigModule, NodeRegistryModule, PersistenceModule, RunQueueProducer, ToolsetStoreModule, WorkflowStoreModule, type AppConfig } from '#workflow';
+import { ConfigModule, LlmModule, NodeRegistryModule, PersistenceModule, RunQueueProducer, ToolsetStoreModule, WorkflowStoreModule, type AppConfig } from '#workflow';
 import { RunProcessor } from './processors/run.processor.js';
 import { ActiveRuns } from './runs/active-runs.js';
 import { CancelListener } from './runs/cancel-listener.js';
@@ -23,6 +23,8 @@ export class WorkerModule {
         NodeRegistryModule,
         WorkflowStoreModule,
         ToolsetStoreModule,
+        // The model client for llm/agent nodes, handed to them as ENGINE_EXTRAS.
+        LlmModule,
       ],
       providers: [ActiveRuns, RunEventsPublisher, CancelListener, WorkflowVersions, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper],
     };
