@@ -30,6 +30,12 @@ describe('health', () => {
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ statusCode: 404, code: 'NOT_FOUND', requestId: 'req-123' });
   });
+
+  it('answers a body that is not JSON with 400 MALFORMED_JSON', async () => {
+    const res = await api(stack.apiUrl, 'POST', '/toolsets', '{"url": ', { 'x-request-id': 'req-456' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ statusCode: 400, code: 'MALFORMED_JSON', requestId: 'req-456' });
+  });
 });
 
 describe('readiness when the database goes away', () => {

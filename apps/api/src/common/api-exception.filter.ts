@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { assignRequestId } from './logging.js';
 import { ApiError, ConflictError, InvalidRequestError, NotFoundError, ServiceUnavailableError } from './api-errors.js';
 
 /** Codes of errors raised below the API (libs) that are the caller's doing, and their status. */
@@ -48,7 +49,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request & { id?: string }>();
     const response = http.getResponse<Response>();
-    const requestId = String(request.id ?? '');
+    const requestId = assignRequestId(request, response);
     const body = this.toBody(exception);
     if (body.statusCode >= 500) {
       this.logger.error({ err: exception, requestId }, `${request.method} ${request.path} failed`);
@@ -62,13 +63,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       return this.fromHttpException(exception);
-    }
-    const bodyParserType = (exception as { type?: string } | undefined)?.type;
-    if (bodyParserType === 'entity.too.large') {
-      return { statusCode: 413, code: 'BODY_TOO_LARGE', message: 'The request body is larger than the limit' };
-    }
-    if (bodyParserType === 'entity.parse.failed') {
-      return { statusCode: 400, code: 'MALFORMED_JSON', message: 'The request body is not valid JSON' };
     }
     if (hasCode(exception) && STATUS_BY_CODE[exception.code]) {
       const errors = Array.isArray(exception.errors) ? exception.errors : undefined;
@@ -85,6 +79,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return { statusCode, code: 'NOT_READY', message: `Not ready: ${down.join(', ')} down`, ...response };
     }
     if (statusCode === 413) return { statusCode, code: 'BODY_TOO_LARGE', message: 'The request body is larger than the limit' };
+    // Nest maps body-parser's SyntaxError to a BadRequestException carrying it as the cause.
+    if (statusCode === 400 && exception.cause instanceof SyntaxError) {
+      return { statusCode, code: 'MALFORMED_JSON', message: 'The request body is not valid JSON' };
+    }
     const codes: Record<number, string> = { 400: 'BAD_REQUEST', 404: 'NOT_FOUND', 405: 'METHOD_NOT_ALLOWED' };
     return { statusCode, code: codes[statusCode] ?? `HTTP_${statusCode}`, message: exception.message };
   }

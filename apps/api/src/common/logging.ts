@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
@@ -16,6 +17,19 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
+/**
+ * The request's id: the caller's `x-request-id` when it is sane, else a new UUID; echoed in the
+ * response header. Idempotent, because errors raised before the logger ran (body parsing) need it too.
+ */
+export function assignRequestId(req: IncomingMessage & { id?: unknown }, res: ServerResponse): string {
+  if (typeof req.id === 'string' && req.id) return req.id;
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+  req.id = id;
+  if (!res.headersSent) res.setHeader('x-request-id', id);
+  return id;
+}
+
 export interface LogOptions {
   /** Where log lines go (default stdout); e2e tests pass a stream they can read. */
   destination?: DestinationStream;
@@ -25,12 +39,7 @@ export function loggerModule(config: AppConfig, destination?: DestinationStream)
   const options: PinoHttpOptions = {
     level: config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: '***' },
-    genReqId: (req, res) => {
-      const given = req.headers['x-request-id'];
-      const id = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
-      res.setHeader('x-request-id', id);
-      return id;
-    },
+    genReqId: assignRequestId,
     autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
   };
   return LoggerModule.forRoot({ pinoHttp: destination ? [options, destination] : options });
