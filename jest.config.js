@@ -6,6 +6,7 @@ const shared = {
   transform: { '^.+\\.ts$': tsJest },
   moduleNameMapper: {
     '^#mcp$': '<rootDir>/libs/mcp/src/index.ts',
+    '^#mcp/testing$': '<rootDir>/libs/mcp/src/testing/index.ts',
     '^#workflow$': '<rootDir>/libs/workflow/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
