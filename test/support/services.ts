@@ -77,8 +77,9 @@ export async function startFerretDb(): Promise<StartedService> {
   return { url: `mongodb://127.0.0.1:${port}/mcpflow`, port, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
 }
 
-export async function startRedis(): Promise<StartedService> {
-  const port = await freePort();
+/** A throwaway Redis; pass `port` to bring one back where a stopped one was (clients reconnect). */
+export async function startRedis(port?: number): Promise<StartedService> {
+  port ??= await freePort();
   const child = spawn(
     requiredEnv('REDIS_SERVER_BIN'),
     ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--daemonize', 'no'],

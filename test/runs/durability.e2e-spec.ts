@@ -1,0 +1,161 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import type { INestApplicationContext } from '@nestjs/common';
+import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#mcp';
+import type { AppConfig, RunView } from '#workflow';
+import { api } from '../support/http.js';
+import { allLogs, createWorkflow, expectNoSessions, FAST_RECOVERY, readEvents, registerToolset, startRun, waitForRun } from '../support/runs.js';
+import { startRedis, type StartedService } from '../support/services.js';
+import { dropTestData, startApi, startWorker, testConfig } from '../support/stack.js';
+import { spawnWorker, type WorkerProcess } from '../support/worker-process.js';
+
+/** start → first (add) → slow → third (echo) → end: the kill lands while `slow` runs. */
+function crashFlow(ts: string, slowSteps: number) {
+  const nodes = [
+    { id: 'start', type: 'start' },
+    { id: 'first', type: 'mcpTool', config: { toolsetId: ts, tool: 'add' }, inputs: { a: { value: 1 }, b: { value: 2 } } },
+    { id: 'slow', type: 'mcpTool', config: { toolsetId: ts, tool: 'slow' }, inputs: { steps: { value: slowSteps }, stepMs: { value: 100 } } },
+    { id: 'third', type: 'mcpTool', config: { toolsetId: ts, tool: 'echo' }, inputs: { message: { template: 'sum {{first.result.sum}}' } } },
+    { id: 'end', type: 'end', inputs: { said: { ref: 'third.text' } } },
+  ];
+  return { name: 'crash', nodes, edges: nodes.slice(1).map((node, index) => ({ source: nodes[index].id, target: node.id })) };
+}
+
+describe('durability: a worker process dies or stops mid-run', () => {
+  let config: AppConfig;
+  let apiUrl: string;
+  let closeApi: () => Promise<void>;
+  let fixture: FixtureServer;
+  let ts: string;
+  const processes: WorkerProcess[] = [];
+  const inProcess: INestApplicationContext[] = [];
+
+  beforeAll(async () => {
+    config = testConfig(FAST_RECOVERY);
+    const started = await startApi(config);
+    apiUrl = started.url;
+    closeApi = () => started.app.close();
+    fixture = await startFixtureServer({ tools: basicTools() });
+    ts = await registerToolset(apiUrl, fixture.url);
+  }, 300_000);
+  afterEach(async () => {
+    for (const worker of processes.splice(0)) {
+      worker.kill('SIGKILL');
+      await worker.exited;
+    }
+    for (const app of inProcess.splice(0)) await app.close();
+  });
+  afterAll(async () => {
+    await closeApi();
+    await fixture.close();
+    await dropTestData(config);
+  });
+
+  const counts = () => ({ add: fixture.calls('add'), slow: fixture.calls('slow'), echo: fixture.calls('echo') });
+
+  it('SIGKILL during a slow node: another worker resumes the run; finished nodes are not called again', async () => {
+    const doomed = await spawnWorker(config);
+    processes.push(doomed);
+    const id = await createWorkflow(apiUrl, crashFlow(ts, 30));
+    const before = counts();
+    const run = await startRun(apiUrl, id);
+    await waitUntil(() => fixture.calls('slow') > before.slow, 15_000, 'the slow node to start in the worker process');
+    doomed.kill('SIGKILL');
+    expect(await doomed.exited).toBeNull();
+    const midway = await api<RunView>(apiUrl, 'GET', `/runs/${run.body.id}`);
+    expect(midway.body.status).toBe('running');
+
+    inProcess.push(await startWorker(config));
+    const finished = await waitForRun(apiUrl, run.body.id, 30_000);
+    expect(finished).toMatchObject({ status: 'succeeded', outputs: { said: 'sum 3' } });
+    // `first` had finished before the kill: one call. `slow` was cut off: called again. `third`: once.
+    expect(counts()).toEqual({ add: before.add + 1, slow: before.slow + 2, echo: before.echo + 1 });
+    const logs = await allLogs(apiUrl, run.body.id);
+    expect(logs.map((item) => `${item.nodeId}:${item.status}`)).toEqual(['start:succeeded', 'first:succeeded', 'slow:succeeded', 'third:succeeded', 'end:succeeded']);
+    const events = await readEvents(`${apiUrl}/runs/${run.body.id}/events`);
+    expect(events[0]).toMatchObject({ type: 'run.started', claim: 2 });
+    // The killed process could not end its session (no process can); every other one is closed.
+    await waitUntil(() => fixture.sessions() <= 1, 3000, 'the resumed run to close its sessions');
+    expect(fixture.sessions()).toBe(1);
+    await fixture.restart();
+  }, 60_000);
+
+  it('SIGTERM hands the unfinished run back at once (no lock expiry to wait for) and leaves no session open', async () => {
+    const stopping = await spawnWorker(config, { WORKER_SHUTDOWN_GRACE_MS: '300', RUN_LOCK_DURATION_MS: '30000', RUN_STALLED_INTERVAL_MS: '30000' });
+    processes.push(stopping);
+    const id = await createWorkflow(apiUrl, crashFlow(ts, 30));
+    const before = counts();
+    const run = await startRun(apiUrl, id);
+    await waitUntil(() => fixture.calls('slow') > before.slow, 15_000, 'the slow node to start in the worker process');
+    const began = Date.now();
+    stopping.kill('SIGTERM');
+    expect(await stopping.exited).toBe(0);
+    expect(Date.now() - began).toBeLessThan(5000);
+    await expectNoSessions(fixture);
+    expect(stopping.output()).toContain('handing 1 unfinished run(s) back to the queue');
+
+    inProcess.push(await startWorker(config));
+    // With a 30 s lock, only the hand-back explains a resume this quick.
+    const finished = await waitForRun(apiUrl, run.body.id, 10_000);
+    expect(finished.status).toBe('succeeded');
+    expect(counts()).toEqual({ add: before.add + 1, slow: before.slow + 2, echo: before.echo + 1 });
+    const logs = await allLogs(apiUrl, run.body.id);
+    expect(logs.map((item) => `${item.nodeId}:${item.status}`)).toEqual(['start:succeeded', 'first:succeeded', 'slow:canceled', 'slow:succeeded', 'third:succeeded', 'end:succeeded']);
+    await expectNoSessions(fixture);
+  }, 60_000);
+});
+
+describe('durability: Redis is down when the run is accepted', () => {
+  let redis: StartedService;
+  let config: AppConfig;
+  let apiUrl: string;
+  let closeAll: () => Promise<void>;
+  let fixture: FixtureServer;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    config = testConfig({ ...FAST_RECOVERY, REDIS_URL: redis.url });
+    const api = await startApi(config);
+    const worker = await startWorker(config);
+    apiUrl = api.url;
+    closeAll = async () => {
+      await worker.close();
+      await api.app.close();
+    };
+    fixture = await startFixtureServer({ tools: basicTools() });
+  });
+  afterAll(async () => {
+    await closeAll();
+    await fixture.close();
+    await dropTestData(config);
+    await redis.stop();
+  });
+
+  it('stores the run (202 queued), and runs it once Redis is back', async () => {
+    const ts = await registerToolset(apiUrl, fixture.url);
+    const id = await createWorkflow(apiUrl, {
+      name: 'while redis is away',
+      nodes: [
+        { id: 'start', type: 'start' },
+        { id: 'echo', type: 'mcpTool', config: { toolsetId: ts, tool: 'echo' }, inputs: { message: { value: 'made it' } } },
+        { id: 'end', type: 'end', inputs: { said: { ref: 'echo.text' } } },
+      ],
+      edges: [
+        { source: 'start', target: 'echo' },
+        { source: 'echo', target: 'end' },
+      ],
+    });
+    await redis.stop();
+    const began = Date.now();
+    const accepted = await startRun(apiUrl, id);
+    expect(accepted.status).toBe(202);
+    expect(accepted.body.status).toBe('queued');
+    expect(Date.now() - began).toBeLessThan(3000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await api<RunView>(apiUrl, 'GET', `/runs/${accepted.body.id}`)).body.status).toBe('queued');
+
+    redis = await startRedis(redis.port);
+    const finished = await waitForRun(apiUrl, accepted.body.id, 20_000);
+    expect(finished).toMatchObject({ status: 'succeeded', outputs: { said: 'made it' } });
+    await expectNoSessions(fixture);
+  }, 30_000);
+});
