@@ -52,6 +52,8 @@ export { OutboundHttp, OutboundModule } from './outbound/outbound.module.js';
 export { llmNode } from './nodes/llm.js';
 export { agentNode } from './nodes/agent/agent-node.js';
 export { llmNodeExecutors } from './nodes/llm-nodes.js';
+/** Log redaction of tool arguments (credential-like names, schema `writeOnly` / `format: password`); reusable by hosts. */
+export { redactArguments, REDACTED } from './nodes/agent/redact-arguments.js';
 export * from './nodes/llm/llm-client.js';
 export type { ProviderEndpoint, ProviderResolver } from './llm/provider-resolver.js';
 export { createOpenAiLlmClient, type OpenAiLlmClientOptions } from './llm/openai-llm-client.js';
