@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
+import { Redis } from 'ioredis';
 import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#mcp';
 import type { AppConfig, RunView } from '#workflow';
 import { api } from '../support/http.js';
@@ -101,6 +102,76 @@ describe('durability: a worker process dies or stops mid-run', () => {
     const logs = await allLogs(apiUrl, run.body.id);
     expect(logs.map((item) => `${item.nodeId}:${item.status}`)).toEqual(['start:succeeded', 'first:succeeded', 'slow:canceled', 'slow:succeeded', 'third:succeeded', 'end:succeeded']);
     await expectNoSessions(fixture);
+  }, 60_000);
+});
+
+/** Redis losing the run's job (a restart without persistence, a flush): every key of the stack's queue goes. */
+async function loseQueueData(config: AppConfig): Promise<void> {
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    const keys = await redis.keys(`${config.queuePrefix}:runs:*`);
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+describe('durability: the job of a running run is lost with its worker', () => {
+  let fixture: FixtureServer;
+  const processes: WorkerProcess[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
+
+  beforeAll(async () => {
+    fixture = await startFixtureServer({ tools: basicTools() });
+  });
+  afterAll(async () => {
+    for (const worker of processes) {
+      worker.kill('SIGKILL');
+      await worker.exited;
+    }
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    await fixture.close();
+  });
+
+  async function crashAndLoseTheJob(overrides: Record<string, string>) {
+    const config = testConfig({ ...FAST_RECOVERY, ...overrides });
+    const started = await startApi(config);
+    cleanups.push(async () => {
+      await started.app.close();
+      await dropTestData(config);
+    });
+    const doomed = await spawnWorker(config);
+    processes.push(doomed);
+    const ts = await registerToolset(started.url, fixture.url);
+    const id = await createWorkflow(started.url, crashFlow(ts, 30));
+    const slowBefore = fixture.calls('slow');
+    const run = await startRun(started.url, id);
+    await waitUntil(() => fixture.calls('slow') > slowBefore, 15_000, 'the slow node to start');
+    doomed.kill('SIGKILL');
+    await doomed.exited;
+    await loseQueueData(config);
+    return { config, apiUrl: started.url, runId: run.body.id };
+  }
+
+  it('the sweep enqueues the run again and it resumes', async () => {
+    const { config, apiUrl, runId } = await crashAndLoseTheJob({});
+    const worker = await startWorker(config);
+    cleanups.push(() => worker.close());
+    const finished = await waitForRun(apiUrl, runId, 30_000);
+    expect(finished).toMatchObject({ status: 'succeeded', outputs: { said: 'sum 3' } });
+    const logs = await allLogs(apiUrl, runId);
+    expect(logs.filter((item) => item.nodeId === 'first')).toHaveLength(1);
+    await fixture.restart();
+  }, 60_000);
+
+  it('past its deadline, the sweep fails it instead: no run stays running forever', async () => {
+    const { config, apiUrl, runId } = await crashAndLoseTheJob({ RUN_DEADLINE_MS: '2000' });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const worker = await startWorker(config);
+    cleanups.push(() => worker.close());
+    const finished = await waitForRun(apiUrl, runId, 15_000);
+    expect(finished).toMatchObject({ status: 'failed', error: { code: 'RUN_DEADLINE_EXCEEDED' } });
+    await fixture.restart();
   }, 60_000);
 });
 
