@@ -1,0 +1,104 @@
+import { describe, expect, it } from '@jest/globals';
+import { Types } from 'mongoose';
+import type { ExecutionRecord, RunDoc, RunStreamEvent } from '#workflow';
+import { toLogItem } from '#workflow';
+import { RunEventStream, type RunStateSource } from './run-event-stream.js';
+
+const runId = new Types.ObjectId().toHexString();
+const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+
+function record(seq: number, nodeId: string, startedAt: number, finishedAt: number, status: ExecutionRecord['status'] = 'succeeded'): ExecutionRecord {
+  return { runId, seq, nodeId, type: 'template', status, attempt: status === 'skipped' ? 0 : 1, startedAt, finishedAt, durationMs: finishedAt - startedAt, inputs: {}, outputs: {}, activeHandles: [] };
+}
+
+function runDoc(status: RunDoc['status'], claims = 1): RunDoc {
+  return {
+    _id: new Types.ObjectId(runId),
+    workflowId: new Types.ObjectId(),
+    version: 1,
+    status,
+    inputs: '{}',
+    createdAt: new Date(T0),
+    startedAt: new Date(T0 + 1),
+    ...(status !== 'running' && { finishedAt: new Date(T0 + 100) }),
+    claims,
+    checkedAt: new Date(T0),
+  };
+}
+
+/** A MongoDB stand-in the test fills as the "worker" progresses. */
+function fakeSource(): RunStateSource & { run: () => Promise<RunDoc>; state: { run: RunDoc; records: ExecutionRecord[] } } {
+  const state = { run: runDoc('running'), records: [] as ExecutionRecord[] };
+  return {
+    state,
+    run: async () => state.run,
+    executionsAfter: async (seq) => state.records.filter((item) => item.seq > seq),
+  };
+}
+
+function harness() {
+  const source = fakeSource();
+  const sent: RunStreamEvent[] = [];
+  let ended = false;
+  const stream = new RunEventStream(runId, source, (event) => sent.push(event), () => (ended = true));
+  const labels = () => sent.map((event) => `${event.type}${'nodeId' in event ? `:${event.nodeId}` : 'item' in event ? `:${event.item.seq}` : ''}`);
+  return { source, stream, sent, labels, ended: () => ended };
+}
+
+const at = (ms: number) => new Date(ms).toISOString();
+const finishedEvent = (item: ExecutionRecord): RunStreamEvent => ({ type: 'node.finished', runId, at: at(item.finishedAt), item: toLogItem(item) });
+const startedEvent = (nodeId: string, ms: number): RunStreamEvent => ({ type: 'node.started', runId, at: at(ms), nodeId, nodeType: 'template', attempt: 1 });
+
+describe('RunEventStream', () => {
+  it('replays by time (parallel nodes interleave as they ran), then ends with run.finished', async () => {
+    const { source, stream, labels, ended } = harness();
+    source.state.records = [record(1, 'start', T0 + 2, T0 + 3), record(2, 'a', T0 + 4, T0 + 20), record(3, 'b', T0 + 5, T0 + 30), record(4, 'skip', T0 + 31, T0 + 31, 'skipped')];
+    source.state.run = runDoc('succeeded');
+    await stream.replay();
+    expect(labels()).toEqual(['run.started', 'node.started:start', 'node.finished:1', 'node.started:a', 'node.started:b', 'node.finished:2', 'node.finished:3', 'node.finished:4', 'run.finished']);
+    expect(ended()).toBe(true);
+  });
+
+  it('drops live events the replay already covered, and delivers the rest once', async () => {
+    const { source, stream, labels } = harness();
+    const a = record(1, 'a', T0 + 2, T0 + 10);
+    source.state.records = [a];
+    // Published after the subscription but before the replay read MongoDB: arrive during the replay.
+    const late = [startedEvent('a', T0 + 2), finishedEvent(a), { type: 'run.started', runId, at: at(T0 + 1), claim: 1, resumedExecutions: 0 } as RunStreamEvent];
+    const replayed = stream.replay();
+    for (const event of late) void stream.live(event);
+    await replayed;
+    await stream.live(startedEvent('b', T0 + 11));
+    expect(labels()).toEqual(['run.started', 'node.started:a', 'node.finished:1', 'node.started:b']);
+  });
+
+  it('fills a gap in live node.finished events from MongoDB, in seq order', async () => {
+    const { source, stream, labels } = harness();
+    await stream.replay();
+    const records = [record(1, 'a', T0 + 2, T0 + 3), record(2, 'b', T0 + 4, T0 + 5), record(3, 'c', T0 + 6, T0 + 7)];
+    source.state.records = records;
+    await stream.live(finishedEvent(records[2]));
+    await stream.live(finishedEvent(records[1]));
+    expect(labels()).toEqual(['run.started', 'node.started:a', 'node.finished:1', 'node.started:b', 'node.finished:2', 'node.started:c', 'node.finished:3']);
+  });
+
+  it('announces a resume (a later claim) but not the same start twice', async () => {
+    const { stream, labels } = harness();
+    await stream.replay();
+    await stream.live({ type: 'run.started', runId, at: at(T0 + 1), claim: 1, resumedExecutions: 0 });
+    await stream.live({ type: 'run.started', runId, at: at(T0 + 50), claim: 2, resumedExecutions: 3 });
+    expect(labels()).toEqual(['run.started', 'run.started']);
+  });
+
+  it('ends when a periodic check finds the run finished without a message (Redis away)', async () => {
+    const { source, stream, labels, ended } = harness();
+    await stream.replay();
+    source.state.records = [record(1, 'a', T0 + 2, T0 + 3)];
+    source.state.run = runDoc('failed');
+    await stream.check();
+    expect(labels()).toEqual(['run.started', 'node.started:a', 'node.finished:1', 'run.finished']);
+    expect(ended()).toBe(true);
+    await stream.live(startedEvent('z', T0 + 99));
+    expect(labels()).toHaveLength(4);
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from '@jest/globals';
+import type { NodeDefinition, ToolCatalog, ToolDescriptor, WorkflowDefinition } from '#workflow';
+import { createRedactor, REDACTED } from './redact-inputs.js';
+
+const tool: ToolDescriptor = {
+  toolsetId: 'ts',
+  name: 'login',
+  inputSchema: { type: 'object', properties: { user: { type: 'string' }, pin: { type: 'string', writeOnly: true }, pass: { type: 'string', format: 'password' } } },
+  inputs: [],
+  usable: true,
+};
+const catalog: ToolCatalog = { getTool: async (_set, name) => (name === 'login' ? tool : undefined), listTools: async () => [tool] };
+const node = (id: string, config: Record<string, unknown> = {}): NodeDefinition => ({ id, type: 'mcpTool', config, inputs: {} });
+const workflow: WorkflowDefinition = { name: 'w', nodes: [node('login', { toolsetId: 'ts', tool: 'login' }), node('other')], edges: [] };
+
+describe('createRedactor', () => {
+  it('masks inputs the tool schema marks secret, and credential-named keys at any depth', async () => {
+    const redact = await createRedactor(workflow, catalog);
+    const inputs = { user: 'ann', pin: '1234', pass: 'p', headers: { Authorization: 'Bearer x', accept: 'json' }, list: [{ github_token: 't', maxTokens: 5 }] };
+    expect(redact(inputs, workflow.nodes[0])).toEqual({
+      user: 'ann',
+      pin: REDACTED,
+      pass: REDACTED,
+      headers: { Authorization: REDACTED, accept: 'json' },
+      list: [{ github_token: REDACTED, maxTokens: 5 }],
+    });
+    expect(inputs.pin).toBe('1234');
+  });
+
+  it('applies schema marks only to the node whose tool declares them', async () => {
+    const redact = await createRedactor(workflow, catalog);
+    expect(redact({ pin: '1234', apiKey: 'k' }, workflow.nodes[1])).toEqual({ pin: '1234', apiKey: REDACTED });
+  });
+});
