@@ -8,7 +8,6 @@ import { RunEventsPublisher } from './runs/run-events-publisher.js';
 import { RunExecutor } from './runs/run-executor.js';
 import { RunSweeper } from './runs/run-sweeper.js';
 import { RunWorker } from './runs/run-worker.js';
-import { WorkflowVersions } from './runs/workflow-versions.js';
 
 /** The worker: no HTTP server; BullMQ consumers wired to the engine (processors/). */
 @Module({})
@@ -26,7 +25,7 @@ export class WorkerModule {
         // The model client for llm/agent nodes, handed to them as ENGINE_EXTRAS.
         LlmModule,
       ],
-      providers: [ActiveRuns, RunEventsPublisher, CancelListener, WorkflowVersions, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper],
+      providers: [ActiveRuns, RunEventsPublisher, CancelListener, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper],
     };
   }
 }

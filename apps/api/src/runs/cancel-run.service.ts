@@ -46,8 +46,8 @@ export class CancelRunService {
       await this.redis.client.publish(runCancelChannel(this.config.queuePrefix), runId).catch((error: unknown) => {
         this.logger.warn({ err: error, runId }, 'cancel message not published (Redis unreachable): the worker sees the request in MongoDB');
       });
-      const latest = (await this.waiter.wait(runId, CANCEL_WAIT_MS)) ?? running;
-      return { statusCode: isTerminal(latest) ? 200 : 202, run: toRunView(latest) };
+      const latest = (await this.waiter.wait(runId, CANCEL_WAIT_MS)) ?? toRunView(running);
+      return { statusCode: isTerminal(latest) ? 200 : 202, run: latest };
     }
     const current = await this.runs.findById(runId);
     if (!current) throw new NotFoundError('Run', runId);

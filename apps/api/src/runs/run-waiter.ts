@@ -1,21 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import { RunRepository, type RunDoc } from '#workflow';
+import { RunRepository, toRunView, type RunView } from '#workflow';
 import { RunEventsHub } from './run-events-hub.js';
 
 /** Re-read interval while waiting, in case a `run.finished` message was lost (Redis away). */
 const POLL_MS = 1000;
 
 export interface RunWatch {
-  /** The run once terminal, or as it is when `timeoutMs` runs out. */
-  until(timeoutMs: number): Promise<RunDoc | undefined>;
+  /** The run once terminal, or as it is when `timeoutMs` runs out; `known` spares the first read. */
+  until(timeoutMs: number, known?: RunView): Promise<RunView | undefined>;
   close(): void;
 }
 
-export function isTerminal(run: RunDoc | undefined): boolean {
+export function isTerminal(run: Pick<RunView, 'status'> | undefined): boolean {
   return run !== undefined && run.status !== 'queued' && run.status !== 'running';
 }
 
-/** Waits for runs to finish: woken by `run.finished` over Redis, MongoDB re-read as the truth. */
+/**
+ * Waits for runs to finish. `run.finished` is published only once the terminal state is in
+ * MongoDB and carries the run, so it is the answer; MongoDB is re-read when no message came.
+ */
 @Injectable()
 export class RunWaiter {
   constructor(
@@ -25,35 +28,39 @@ export class RunWaiter {
 
   /** Starts listening now (before the run is enqueued, so its end cannot be missed). */
   async watch(runId: string): Promise<RunWatch> {
-    let finished = false;
+    let finished: RunView | undefined;
     let wake: () => void = () => undefined;
     const unsubscribe = await this.hub.subscribe(runId, (event) => {
       if (event.type !== 'run.finished') return;
-      finished = true;
+      finished = event.run;
       wake();
     });
-    const until = async (timeoutMs: number): Promise<RunDoc | undefined> => {
+    const read = async () => {
+      const doc = await this.runs.findById(runId);
+      return doc && toRunView(doc);
+    };
+    const until = async (timeoutMs: number, known?: RunView): Promise<RunView | undefined> => {
       const deadline = Date.now() + timeoutMs;
+      let latest = known ?? (await read());
       for (;;) {
-        finished = false;
-        const run = await this.runs.findById(runId);
+        if (finished) return finished;
         const remaining = deadline - Date.now();
-        if (!run || isTerminal(run) || remaining <= 0) return run;
-        if (!finished) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, Math.min(POLL_MS, remaining));
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-        }
+        if (!latest || isTerminal(latest) || remaining <= 0) return latest;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(POLL_MS, remaining));
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+          if (finished) wake();
+        });
+        if (!finished) latest = await read();
       }
     };
     return { until, close: unsubscribe };
   }
 
-  async wait(runId: string, timeoutMs: number): Promise<RunDoc | undefined> {
+  async wait(runId: string, timeoutMs: number): Promise<RunView | undefined> {
     const watch = await this.watch(runId);
     try {
       return await watch.until(timeoutMs);

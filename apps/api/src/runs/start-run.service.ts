@@ -97,7 +97,9 @@ export class StartRunService {
   }
 
   private async answer(run: RunDoc, replayed: boolean, watch: RunWatch | undefined, waitMs: number): Promise<StartedRun> {
-    const latest = watch ? ((await watch.until(waitMs)) ?? run) : run;
-    return { statusCode: isTerminal(latest) ? 200 : 202, replayed, run: toRunView(latest) };
+    const view = toRunView(run);
+    // A run just created is known to be queued; a replayed one is read again (it may have moved on).
+    const latest = watch ? ((await watch.until(waitMs, replayed ? undefined : view)) ?? view) : view;
+    return { statusCode: isTerminal(latest) ? 200 : 202, replayed, run: latest };
   }
 }

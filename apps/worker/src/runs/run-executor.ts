@@ -20,12 +20,12 @@ import {
   type RunErrorDoc,
   type RunOutcome,
   type RunStore,
+  WorkflowRepository,
 } from '#workflow';
 import type { RunHandle } from './active-runs.js';
 import { createRedactor } from './redact-inputs.js';
 import { RunEventsPublisher } from './run-events-publisher.js';
 import { PooledToolInvoker, runCatalog } from './run-tools.js';
-import { WorkflowVersions } from './workflow-versions.js';
 
 /**
  * On a run's first claim no execution can exist (only a worker that claimed it writes them), so
@@ -54,7 +54,7 @@ export class RunExecutor {
     @Optional() @Inject(ENGINE_EXTRAS) private readonly extras: Record<string, unknown> | undefined,
     private readonly runs: RunRepository,
     private readonly executions: NodeExecutionRepository,
-    private readonly versions: WorkflowVersions,
+    private readonly workflows: WorkflowRepository,
     private readonly catalog: ToolsetCatalog,
     private readonly targets: ToolsetTargets,
     private readonly publisher: RunEventsPublisher,
@@ -71,7 +71,7 @@ export class RunExecutor {
       return this.fail(run, lease, { code: 'RUN_RECOVERY_EXHAUSTED', message: `the run was started ${MAX_RUN_CLAIMS} times without finishing` });
     }
     if (run.cancelRequestedAt) handle.stop('cancel');
-    const version = await this.versions.get(String(run.workflowId), run.version);
+    const version = (await this.workflows.findVersion(String(run.workflowId), run.version))?.definition;
     if (!version) return this.fail(run, lease, { code: 'WORKFLOW_VERSION_NOT_FOUND', message: `workflow version ${run.workflowId}/${run.version} is gone` });
     const pool = new McpClientPool();
     try {

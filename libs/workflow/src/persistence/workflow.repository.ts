@@ -20,6 +20,8 @@ export interface StoredWorkflow {
 
 /** Concurrent PUTs racing for the same version number retry this often before giving up. */
 const VERSION_RACE_ATTEMPTS = 5;
+/** Versions kept in memory per process; they are immutable, so a cached one is never stale. */
+const VERSION_CACHE_SIZE = 500;
 
 function toVersion(doc: WorkflowVersionDoc): StoredWorkflowVersion {
   return {
@@ -41,6 +43,8 @@ function summaryOf(definition: WorkflowDefinition, toolsetIds: string[]) {
  */
 @Injectable()
 export class WorkflowRepository {
+  private readonly versionCache = new Map<string, StoredWorkflowVersion>();
+
   constructor(
     @InjectModel(WORKFLOW_MODEL) readonly workflows: Model<WorkflowDoc>,
     @InjectModel(WORKFLOW_VERSION_MODEL) readonly versions: Model<WorkflowVersionDoc>,
@@ -78,7 +82,9 @@ export class WorkflowRepository {
 
   async findLive(id: string): Promise<WorkflowDoc | undefined> {
     if (!isValidObjectId(id)) return undefined;
-    return (await this.workflows.findOne({ _id: id, deletedAt: null }).lean()) ?? undefined;
+    // By `_id` alone: the one filter FerretDB v1 pushes down to SQLite instead of scanning.
+    const doc = await this.workflows.findById(id).lean();
+    return doc && !doc.deletedAt ? doc : undefined;
   }
 
   /** The latest version of a live workflow. */
@@ -89,11 +95,23 @@ export class WorkflowRepository {
     return doc ? { workflow, version: toVersion(doc) } : undefined;
   }
 
-  /** A version, whether or not the workflow was deleted since (runs pin versions). */
+  /** A version, whether or not the workflow was deleted since (runs pin versions). Cached: every run reads one. */
   async findVersion(id: string, version: number): Promise<StoredWorkflowVersion | undefined> {
     if (!isValidObjectId(id)) return undefined;
+    const key = `${id}:${version}`;
+    const cached = this.versionCache.get(key);
+    if (cached) {
+      // Re-inserted to mark it recently used: the map's order is the eviction order.
+      this.versionCache.delete(key);
+      this.versionCache.set(key, cached);
+      return cached;
+    }
     const doc = await this.versions.findOne({ workflowId: id, version }).lean();
-    return doc ? toVersion(doc) : undefined;
+    if (!doc) return undefined;
+    const stored = toVersion(doc);
+    if (this.versionCache.size >= VERSION_CACHE_SIZE) this.versionCache.delete(this.versionCache.keys().next().value as string);
+    this.versionCache.set(key, stored);
+    return stored;
   }
 
   async softDelete(id: string): Promise<boolean> {
