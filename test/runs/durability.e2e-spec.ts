@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#mcp';
+import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
 import type { AppConfig, RunView } from '#workflow';
 import { api } from '../support/http.js';
 import { allLogs, createWorkflow, expectNoSessions, FAST_RECOVERY, readEvents, registerToolset, startRun, waitForRun } from '../support/runs.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#mcp';
+import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
 import type { RunStreamEvent, RunView } from '#workflow';
 import { api } from '../support/http.js';
 import { allLogs, createWorkflow, expectNoSessions, readEvents, registerToolset, runToEnd, startRun, startRunStack, waitForRun } from '../support/runs.js';

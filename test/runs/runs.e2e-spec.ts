@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { basicTools, startFixtureServer, type FixtureServer } from '#mcp';
+import { basicTools, startFixtureServer, type FixtureServer } from '#mcp/testing';
 import type { LogItem, RunView } from '#workflow';
 import { api } from '../support/http.js';
 import { allLogs, bigTool, createWorkflow, expectNoSessions, flakyTool, loginTool, registerToolset, runToEnd, startRun, startRunStack, type Problem } from '../support/runs.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { basicTools, startFixtureServer, trickySchemaTools, type FixtureServer } from '#mcp';
+import { basicTools, startFixtureServer, trickySchemaTools, type FixtureServer } from '#mcp/testing';
 import { api } from '../support/http.js';
 import { createWorkflow, registerToolset, type Problem } from '../support/runs.js';
 import type { TestStack } from '../support/stack.js';

@@ -1,5 +1,5 @@
 import { expect } from '@jest/globals';
-import type { FixtureServer, FixtureTool } from '#mcp';
+import type { FixtureServer, FixtureTool } from '#mcp/testing';
 import type { LogItem, RunStreamEvent, RunView } from '#workflow';
 import { api } from './http.js';
 import { startStack, type TestStack } from './stack.js';

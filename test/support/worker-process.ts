@@ -1,10 +1,21 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppConfig } from '#workflow';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The repository: the nearest folder up with a package.json (this file also runs from dist/, for the bench). */
+function repositoryRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('no package.json above test/support');
+    dir = parent;
+  }
+  return dir;
+}
+
+const ROOT = repositoryRoot();
 const WORKER_MAIN = join(ROOT, 'dist', 'apps', 'worker', 'src', 'main.js');
 
 function newestSource(dir: string): number {
