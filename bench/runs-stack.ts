@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import mongoose from 'mongoose';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { startFixtureServer, type FixtureServer } from '#mcp/testing';
+import { loadConfig, type AppConfig } from '#workflow';
+import { createApiApp } from '../apps/api/src/app.factory.js';
+import { startFerretDb, startRedis, type StartedService } from '../test/support/services.js';
+import { spawnWorker, type WorkerProcess } from '../test/support/worker-process.js';
+
+/**
+ * What the runs benchmark measures against: MongoDB-compatible store and Redis (MONGO_URL /
+ * REDIS_URL when given, else throwaway FerretDB v1 + Redis on loopback), the real API in this
+ * process, ONE real worker process, and a fixture MCP server with an `echo` tool.
+ */
+export interface BenchStack {
+  config: AppConfig;
+  apiUrl: string;
+  fixture: FixtureServer;
+  worker: WorkerProcess;
+  /** What answered on MONGO_URL: FerretDB or MongoDB, and its version. */
+  database: string;
+  /** Empties runs and node executions between phases (FerretDB v1 scans whole collections). */
+  clearRuns(): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function databaseName(mongoUrl: string): Promise<string> {
+  const connection = await mongoose.createConnection(mongoUrl).asPromise();
+  try {
+    const info = (await connection.db?.admin().command({ buildInfo: 1 })) as { version?: string; ferretdbVersion?: string; ferretdb?: { version?: string } };
+    const ferret = info.ferretdbVersion ?? info.ferretdb?.version;
+    return ferret ? `FerretDB ${ferret} (MongoDB ${info.version} wire protocol)` : `MongoDB ${info.version}`;
+  } finally {
+    await connection.close();
+  }
+}
+
+export async function startBenchStack(workerConcurrency: number): Promise<BenchStack> {
+  const started: StartedService[] = [];
+  const mongoBase = process.env.MONGO_URL ?? (started[started.length] = await startFerretDb()).url;
+  const redisUrl = process.env.REDIS_URL ?? (started[started.length] = await startRedis()).url;
+  const id = randomBytes(4).toString('hex');
+  const mongo = new URL(mongoBase);
+  mongo.pathname = `/bench_${id}`;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    API_PORT: '0',
+    MONGO_URL: mongo.toString(),
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: `bench_${id}`,
+    SECRETS_KEY: randomBytes(32).toString('hex'),
+    WORKER_CONCURRENCY: String(workerConcurrency),
+  });
+  const app: NestExpressApplication = await createApiApp(config);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address();
+  const apiUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const fixture = await startFixtureServer();
+  const worker = await spawnWorker(config);
+  const db = await mongoose.createConnection(config.mongoUrl).asPromise();
+  return {
+    config,
+    apiUrl,
+    fixture,
+    worker,
+    database: await databaseName(config.mongoUrl),
+    clearRuns: async () => {
+      await db.collection('runs').deleteMany({});
+      await db.collection('node_executions').deleteMany({});
+    },
+    close: async () => {
+      worker.kill('SIGTERM');
+      await worker.exited;
+      await app.close();
+      await fixture.close();
+      await db.dropDatabase();
+      await db.close();
+      for (const service of started.reverse()) await service.stop();
+    },
+  };
+}

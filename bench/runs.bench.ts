@@ -1,0 +1,146 @@
+/**
+ * Runs benchmark (`npm run bench:runs`), everything on loopback in one run:
+ *   (a) engine overhead: a 1000-node chain of no-op nodes in memory, µs per node;
+ *   (b) end-to-end latency of `start → mcpTool(echo) → end`, POST to terminal (`?wait`), p50/p95,
+ *       beside its floor: BullMQ add→completed p50 + one raw MCP call p50;
+ *   (c) throughput in runs/s with ONE worker process, beside the floor's: BullMQ jobs that each
+ *       make one raw MCP call, with as many in flight.
+ * Prints a table and writes bench/results/runs.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { measureEngineOverhead } from './engine.bench.js';
+import { floorThroughput, rawMcpClient, storeFloor, throughput, timeBullmqJobs, timeRawMcpCalls } from './runs-floor.js';
+import { startBenchStack, type BenchStack } from './runs-stack.js';
+
+const ENGINE_NODES = 1000;
+const WARM_UP_RUNS = 20;
+const LATENCY_RUNS = 200;
+const FLOOR_SAMPLES = 300;
+const THROUGHPUT_RUNS = 300;
+const IN_FLIGHT = 20;
+const RESULTS_FILE = 'bench/results/runs.json';
+/** The whole benchmark must end well within this. */
+const TIME_LIMIT_MS = 10 * 60_000;
+
+const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+const percentile = (times: number[], p: number) => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]);
+};
+
+async function createEchoWorkflow(stack: BenchStack): Promise<string> {
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(stack.apiUrl + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = (await res.json()) as { id: string };
+    if (res.status !== 201) throw new Error(`POST ${path} → ${res.status} ${JSON.stringify(json)}`);
+    return json.id;
+  };
+  const toolsetId = await post('/toolsets', { name: 'fixture', url: stack.fixture.url });
+  return post('/workflows', {
+    name: 'echo',
+    inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+    nodes: [
+      { id: 'start', type: 'start' },
+      { id: 'echo', type: 'mcpTool', config: { toolsetId, tool: 'echo' }, inputs: { message: { ref: 'start.message' } } },
+      { id: 'end', type: 'end', inputs: { echoed: { ref: 'echo.text' } } },
+    ],
+    edges: [
+      { source: 'start', target: 'echo' },
+      { source: 'echo', target: 'end' },
+    ],
+  });
+}
+
+/** POST a run and wait for its end in the same request; ms from POST to the terminal answer. */
+async function timeRun(stack: BenchStack, workflowId: string, index: number): Promise<number> {
+  const began = performance.now();
+  const res = await fetch(`${stack.apiUrl}/workflows/${workflowId}/runs?wait=60000`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ inputs: { message: `run ${index}` } }),
+  });
+  const run = (await res.json()) as { status: string; outputs: { echoed?: string } };
+  const elapsed = performance.now() - began;
+  if (res.status !== 200 || run.status !== 'succeeded' || run.outputs.echoed !== `run ${index}`) throw new Error(`run ${index}: ${res.status} ${JSON.stringify(run)}`);
+  return elapsed;
+}
+
+async function main() {
+  const engine = await measureEngineOverhead({ nodes: ENGINE_NODES });
+  const stack = await startBenchStack(IN_FLIGHT);
+  try {
+    const workflowId = await createEchoWorkflow(stack);
+    for (let index = 0; index < WARM_UP_RUNS; index++) await timeRun(stack, workflowId, index);
+    const runTimes: number[] = [];
+    for (let index = 0; index < LATENCY_RUNS; index++) runTimes.push(await timeRun(stack, workflowId, index));
+
+    const client = await rawMcpClient(stack.fixture.url);
+    await timeRawMcpCalls(client, WARM_UP_RUNS);
+    const mcpTimes = await timeRawMcpCalls(client, FLOOR_SAMPLES);
+    const jobTimes = await timeBullmqJobs(stack.config, FLOOR_SAMPLES);
+
+    await stack.clearRuns();
+    let next = 0;
+    const runsPerSecond = await throughput(THROUGHPUT_RUNS, IN_FLIGHT, async () => void (await timeRun(stack, workflowId, next++)));
+    const floorJobsPerSecond = await floorThroughput(stack.config, client, THROUGHPUT_RUNS, IN_FLIGHT);
+    await client.close();
+    const store = await storeFloor(stack.config.mongoUrl, THROUGHPUT_RUNS, IN_FLIGHT);
+
+    const floorP50 = percentile(jobTimes, 0.5) + percentile(mcpTimes, 0.5);
+    return {
+      measuredAt: new Date().toISOString(),
+      node: process.version,
+      cpus: cpus().length,
+      database: stack.database,
+      mcpServer: 'fixture MCP server (bare SDK, Streamable HTTP) on 127.0.0.1, tool "echo"',
+      engine: { nodes: engine.nodes, totalMs: engine.totalMs, perNodeMicros: engine.perNodeMicros },
+      latency: {
+        workflow: 'start → mcpTool(echo) → end, POST …/runs?wait → 200 succeeded',
+        runs: LATENCY_RUNS,
+        p50Ms: percentile(runTimes, 0.5),
+        p95Ms: percentile(runTimes, 0.95),
+        floor: { bullmqAddToCompletedP50Ms: percentile(jobTimes, 0.5), mcpCallP50Ms: percentile(mcpTimes, 0.5), p50Ms: round(floorP50) },
+        ratio_p50_vs_floor: round(percentile(runTimes, 0.5) / floorP50),
+      },
+      throughput: {
+        runs: THROUGHPUT_RUNS,
+        inFlight: IN_FLIGHT,
+        workerProcesses: 1,
+        workerConcurrency: IN_FLIGHT,
+        runsPerSecond: round(runsPerSecond, 1),
+        floor: { jobsWithOneMcpCallPerSecond: round(floorJobsPerSecond, 1) },
+        ratio_vs_floor: round(runsPerSecond / floorJobsPerSecond, 3),
+      },
+      store: {
+        what: 'the fewest DB operations of a durable 3-node run (insert, guarded claim, 3 records, guarded finish), same database, no API/queue/MCP',
+        p50Ms: percentile(store.times, 0.5),
+        runsPerSecondInFlight: round(store.runsPerSecond, 1),
+      },
+      sessionsLeaked: stack.fixture.sessions(),
+    };
+  } finally {
+    await stack.close();
+  }
+}
+
+const watchdog = setTimeout(() => {
+  console.error(`bench:runs did not finish within ${TIME_LIMIT_MS / 60_000} min`);
+  process.exit(1);
+}, TIME_LIMIT_MS);
+watchdog.unref();
+
+const result = await main();
+mkdirSync('bench/results', { recursive: true });
+writeFileSync(RESULTS_FILE, `${JSON.stringify(result, null, 2)}\n`);
+console.log(`database: ${result.database}; ${result.cpus} CPUs; Node ${result.node}`);
+console.table([
+  { measure: `engine: ${result.engine.nodes} no-op nodes in memory`, ours: `${result.engine.perNodeMicros} µs/node`, floor: '—', ratio: '—' },
+  { measure: 'run latency p50 (POST → succeeded)', ours: `${result.latency.p50Ms} ms`, floor: `${result.latency.floor.p50Ms} ms`, ratio: result.latency.ratio_p50_vs_floor },
+  { measure: 'run latency p95', ours: `${result.latency.p95Ms} ms`, floor: '—', ratio: '—' },
+  { measure: `throughput, 1 worker, ${IN_FLIGHT} in flight`, ours: `${result.throughput.runsPerSecond} runs/s`, floor: `${result.throughput.floor.jobsWithOneMcpCallPerSecond} jobs/s`, ratio: result.throughput.ratio_vs_floor },
+  { measure: 'store alone: durable writes of one run', ours: '—', floor: `${result.store.p50Ms} ms p50, ${result.store.runsPerSecondInFlight} runs/s`, ratio: '—' },
+]);
+console.log(`floor p50 = BullMQ add→completed ${result.latency.floor.bullmqAddToCompletedP50Ms} ms + raw MCP call ${result.latency.floor.mcpCallP50Ms} ms; MCP sessions left open: ${result.sessionsLeaked}`);
+console.log(`written to ${RESULTS_FILE}`);
+process.exit(0);
