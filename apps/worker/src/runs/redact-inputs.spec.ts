@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { NodeDefinition, ToolCatalog, ToolDescriptor, WorkflowDefinition } from '#workflow';
-import { createRedactor, REDACTED } from './redact-inputs.js';
+import { REDACTED } from '#workflow';
+import { createRedactor } from './redact-inputs.js';
 
 const tool: ToolDescriptor = {
   toolsetId: 'ts',
