@@ -11,6 +11,12 @@ export type LoggedExecutionDoc = Omit<NodeExecutionDoc, 'state'>;
 
 const WITHOUT_STATE = { state: 0 } as const;
 
+/** Two workers wrote the same run (see saveExecution); the one that gets this stops. */
+export class ExecutionConflictError extends Error {
+  readonly code = 'RUN_STORE_CONFLICT';
+  override readonly name = 'ExecutionConflictError';
+}
+
 function toDoc(record: ExecutionRecord): Omit<NodeExecutionDoc, '_id'> {
   return {
     runId: new Types.ObjectId(record.runId),
@@ -74,9 +80,11 @@ export class NodeExecutionRepository implements RunStore {
   }
 
   /**
-   * The port's contract is that saving an existing `(runId, seq)` overwrites it. Records are
-   * almost always new, so this inserts and replaces only on a duplicate key: an upsert costs
-   * more than ten inserts on FerretDB v1 (measured), and no less on MongoDB.
+   * The port's contract is that saving an existing `(runId, seq)` overwrites it: a retried write
+   * of the same record. Records are almost always new, so this inserts and replaces only on a
+   * duplicate key (an upsert costs 10–25 inserts on FerretDB v1). A duplicate holding another
+   * node means two workers hold the run (one lost its BullMQ lock): the save fails, which stops
+   * that worker's engine, instead of overwriting the other's record.
    */
   async saveExecution(record: ExecutionRecord): Promise<void> {
     const doc = toDoc(record);
@@ -84,7 +92,10 @@ export class NodeExecutionRepository implements RunStore {
       await this.executions.collection.insertOne({ ...doc });
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
-      await this.executions.collection.replaceOne({ runId: doc.runId, seq: doc.seq }, doc);
+      const replaced = await this.executions.collection.replaceOne({ runId: doc.runId, seq: doc.seq, nodeId: doc.nodeId }, doc);
+      if (replaced.matchedCount === 0) {
+        throw new ExecutionConflictError(`run ${record.runId}: seq ${record.seq} already holds another node's execution (another worker holds the run)`);
+      }
     }
   }
 
