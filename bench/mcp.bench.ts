@@ -11,7 +11,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { connectMcp, mcpClientMemory, startFixtureServer, type McpHttpTarget } from '#mcp';
+import { connectMcp, mcpClientMemory, type McpHttpTarget } from '#mcp';
+import { startFixtureServer } from '#mcp/testing';
 
 const CALLS = 200; // each of raw and pool
 const FRESH_CALLS = 50;

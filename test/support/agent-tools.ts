@@ -5,7 +5,8 @@
  * Tools are listed once into a catalog; each run gets its own MCP client pool and the worker's
  * PooledToolInvoker over it, closed at the end of the run like the worker does.
  */
-import { listToolset, McpClientPool, startFixtureServer, startServerEverything, type FixtureServer, type McpTarget, type ServerEverything } from '#mcp';
+import { listToolset, McpClientPool, type McpTarget } from '#mcp';
+import { startFixtureServer, startServerEverything, type FixtureServer, type ServerEverything } from '#mcp/testing';
 import { DEFAULT_ENGINE_LIMITS, toolDescriptorOf, type ToolCatalog, type ToolDescriptor, type ToolInvoker } from '#workflow';
 import { PooledToolInvoker } from '../../apps/worker/src/runs/run-tools.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { basicTools, numberedTools, startFixtureServer, type FixtureServer } from '#mcp';
+import { basicTools, numberedTools, startFixtureServer, type FixtureServer } from '#mcp/testing';
 import { api } from '../support/http.js';
 import { insertRaw, startLoggedApi, type LoggedApi } from '../support/toolsets.js';
 

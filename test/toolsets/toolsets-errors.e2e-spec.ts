@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startFixtureServer, type FixtureServer } from '#mcp';
+import { startFixtureServer, type FixtureServer } from '#mcp/testing';
 import { api } from '../support/http.js';
 import { freePort } from '../support/services.js';
 import { startLoggedApi, type LoggedApi } from '../support/toolsets.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { basicTools, startFixtureServer, trickySchemaTools, type FixtureServer, type FixtureTool } from '#mcp';
+import { basicTools, startFixtureServer, trickySchemaTools, type FixtureServer, type FixtureTool } from '#mcp/testing';
 import { api } from '../support/http.js';
 import { rawDatabaseDump, startLoggedApi, type LoggedApi } from '../support/toolsets.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { basicTools, startFixtureServer, type FixtureServer } from '#mcp';
+import { basicTools, startFixtureServer, type FixtureServer } from '#mcp/testing';
 import { api } from '../support/http.js';
 import { dropTestData } from '../support/stack.js';
 import { rawDatabaseDump, startLoggedApi, type LoggedApi } from '../support/toolsets.js';

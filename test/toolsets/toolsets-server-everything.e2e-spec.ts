@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startServerEverything, type ServerEverything } from '#mcp';
+import { startServerEverything, type ServerEverything } from '#mcp/testing';
 import { api } from '../support/http.js';
 import { startLoggedApi, type LoggedApi } from '../support/toolsets.js';
 

@@ -22,10 +22,11 @@ export type {
 } from './types.js';
 export { McpError, McpErrorCode, isMcpError, type ArgumentError, type McpErrorDetails } from './errors.js';
 export { connectMcp, listToolset, type ToolsetListing } from './connect.js';
+export { terminateSession, type SessionTermination, type TerminateSessionOptions } from './client/terminate-session.js';
 export { toolErrorOf } from './client/tool-result.js';
 export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS } from './client/call-deadline.js';
 export { DEFAULT_CONNECT_TIMEOUT_MS } from './client/open.js';
-export { McpClientPool, mcpClientMemory, type AcquiredConnection, type PoolOptions } from './pool/client-pool.js';
+export { McpClientPool, mcpClientMemory, type AcquiredConnection, type PoolOptions, type PooledSession } from './pool/client-pool.js';
 export { poolKey } from './pool/pool-key.js';
 export { schemaToFields } from './schema/fields.js';
 export { validateArguments, type ArgumentValidation } from './schema/validate-arguments.js';
@@ -33,4 +34,3 @@ export { compileSchema, dialectOf, type CompiledSchema, type SchemaDialect } fro
 export { createOutboundFetch, type OutboundFetch, type OutboundFetchOptions } from './outbound/outbound-fetch.js';
 export { createOutboundPolicy, type OutboundPolicy, type OutboundPolicyOptions } from './outbound/policy.js';
 export { OutboundBlockedError, findOutboundBlock } from './outbound/errors.js';
-export * from './testing/index.js';
