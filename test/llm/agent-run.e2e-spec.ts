@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startServerEverything, type ServerEverything } from '#mcp';
+import { startServerEverything, type ServerEverything } from '#mcp/testing';
 import type { LogItem } from '#workflow';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-openai-server.js';
 import { api } from '../support/http.js';
@@ -57,6 +57,18 @@ describe('agent workflow, API → queue → worker', () => {
         expect.objectContaining({ path: '/nodes/1/config/maxIterations', code: 'INVALID_CONFIG' }),
       ]),
     );
+  });
+
+  it('rejects an unknown provider at save time, with the path of the providerId', async () => {
+    const res = await api<{ code: string; errors: Array<{ path: string; code: string }> }>(
+      stack.apiUrl,
+      'POST',
+      '/workflows',
+      workflow({ providerId: '0123456789abcdef01234567' }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('WORKFLOW_INVALID');
+    expect(res.body.errors).toEqual([{ path: '/nodes/1/config/providerId', code: 'UNKNOWN_PROVIDER', message: expect.any(String) }]);
   });
 
   it('runs the agent: the model calls get-sum on server-everything, then answers; logs show both calls', async () => {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { compileSchema } from '#mcp';
-import { NODE_REGISTRY, ToolsetCatalog, validateWorkflow, type NodeRegistry, type WorkflowDefinition } from '#workflow';
+import { NODE_REGISTRY, ProviderRepository, ToolsetCatalog, validateWorkflow, type NodeRegistry, type WorkflowDefinition } from '#workflow';
 import { ApiError, InvalidRequestError, type ProblemDetail } from '../common/api-errors.js';
 import { parseRequest } from '../common/zod-validation.js';
 import { workflowBodySchema } from './dto/workflow.dto.js';
@@ -19,12 +19,24 @@ function inputSchemaProblems(schema: Record<string, unknown> | undefined): Probl
   return compiled.ok ? [] : [{ path: '/inputSchema', code: 'INVALID_INPUT_SCHEMA', message: `inputSchema does not compile: ${compiled.reason}` }];
 }
 
+/** `llm` and `agent` nodes name a provider: an unknown one is caught at save time, like an unknown toolset. */
+async function providerProblems(definition: WorkflowDefinition, providers: ProviderRepository): Promise<ProblemDetail[]> {
+  const checks = definition.nodes.map(async (node, index): Promise<ProblemDetail[]> => {
+    const providerId = node.config?.providerId;
+    if (typeof providerId !== 'string' || (node.type !== 'llm' && node.type !== 'agent')) return [];
+    if (await providers.findById(providerId)) return [];
+    return [{ path: `/nodes/${index}/config/providerId`, code: 'UNKNOWN_PROVIDER', message: `provider "${providerId}" does not exist` }];
+  });
+  return (await Promise.all(checks)).flat();
+}
+
 /** Every problem of a workflow body: its shape first, then (when the shape holds) graph, types and tools. */
 @Injectable()
 export class WorkflowChecker {
   constructor(
     @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
     private readonly catalog: ToolsetCatalog,
+    private readonly providers: ProviderRepository,
   ) {}
 
   async check(body: unknown): Promise<WorkflowCheck> {
@@ -36,8 +48,11 @@ export class WorkflowChecker {
       throw error;
     }
     const definition = parsed as WorkflowDefinition;
-    const issues = await validateWorkflow(definition, { registry: this.registry, catalog: this.catalog });
-    const errors = [...inputSchemaProblems(parsed.inputSchema), ...issues];
+    const [issues, unknownProviders] = await Promise.all([
+      validateWorkflow(definition, { registry: this.registry, catalog: this.catalog }),
+      providerProblems(definition, this.providers),
+    ]);
+    const errors = [...inputSchemaProblems(parsed.inputSchema), ...issues, ...unknownProviders];
     return errors.length === 0 ? { definition, errors } : { errors };
   }
 

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { ToolsetStoreModule, WorkflowStoreModule } from '#workflow';
+import { LlmModule, ToolsetStoreModule, WorkflowStoreModule } from '#workflow';
 import { WorkflowChecker } from './workflow-checker.js';
 import { WorkflowsController } from './workflows.controller.js';
 import { WorkflowsService } from './workflows.service.js';
 
 @Module({
-  imports: [WorkflowStoreModule, ToolsetStoreModule],
+  imports: [WorkflowStoreModule, ToolsetStoreModule, LlmModule],
   controllers: [WorkflowsController],
   providers: [WorkflowsService, WorkflowChecker],
   exports: [WorkflowChecker],
