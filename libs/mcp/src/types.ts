@@ -58,6 +58,12 @@ export interface ConnectOptions {
   /** Aborts connecting (MCP_CANCELED). */
   signal?: AbortSignal;
   clientInfo?: { name: string; version: string };
+  /**
+   * Called with the id of every Streamable HTTP session the connection opens — the first, and any
+   * that replaces a session the server lost — as soon as the handshake is done. Not for SSE or stdio
+   * (those sessions end with their stream or process).
+   */
+  onSessionOpened?: (sessionId: string) => void;
 }
 
 export interface ServerInfo {
@@ -128,6 +134,8 @@ export interface McpConnection {
   readonly serverInfo: ServerInfo;
   readonly transport: ResolvedTransport;
   readonly closed: boolean;
+  /** The current Streamable HTTP session id (`Mcp-Session-Id`); undefined for SSE and stdio. */
+  readonly sessionId: string | undefined;
   /** Every page (follows nextCursor); a tool whose schema cannot compile is marked unusable. */
   listTools(options?: ListToolsOptions): Promise<ToolSnapshot[]>;
   callTool(name: string, args: Record<string, unknown>, options?: CallToolOptions): Promise<NormalizedToolResult>;

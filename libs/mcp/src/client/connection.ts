@@ -58,6 +58,7 @@ export class Connection implements McpConnection {
   static async open(target: McpTarget, options: ConnectOptions = {}): Promise<Connection> {
     const connection = new Connection(target, options);
     connection.session = await openResolved(target, options, connection.events);
+    connection.announce(connection.session);
     return connection;
   }
 
@@ -71,6 +72,10 @@ export class Connection implements McpConnection {
 
   get closed(): boolean {
     return this.closing !== undefined;
+  }
+
+  get sessionId(): string | undefined {
+    return this.session.sessionId;
   }
 
   async listTools(options: ListToolsOptions = {}): Promise<ToolSnapshot[]> {
@@ -165,7 +170,18 @@ export class Connection implements McpConnection {
       throw new McpError(McpErrorCode.CANCELED, 'the connection was closed while it reconnected');
     }
     this.session = fresh;
+    this.announce(fresh);
     return fresh;
+  }
+
+  /** A throwing listener must not cost the session its owner (it would stay open on the server). */
+  private announce(session: Session): void {
+    if (session.sessionId === undefined) return;
+    try {
+      this.options.onSessionOpened?.(session.sessionId);
+    } catch {
+      // the listener's own failure; the connection is fine
+    }
   }
 
   private retire(session: Session): void {

@@ -30,6 +30,8 @@ export interface Session {
   readonly transport: Transport;
   readonly kind: ResolvedTransport;
   readonly serverInfo: ServerInfo;
+  /** The Streamable HTTP session id (`Mcp-Session-Id`), when the server assigned one. */
+  readonly sessionId?: string;
   /** Set when the server no longer knows this session; it is replaced before the next request. */
   lost: boolean;
   /** This session's requests in flight, so a lost session fails them at once. */
@@ -69,11 +71,13 @@ export async function openSession(target: McpTarget, kind: ResolvedTransport, op
 
   established = true;
   const version = client.getServerVersion();
+  const sessionId = httpSessionIdOf(transport);
   const session: Session = {
     client,
     transport,
     kind,
     serverInfo: { name: version?.name ?? 'unknown', version: version?.version ?? 'unknown', protocolVersion: protocolVersion ?? 'unknown' },
+    ...(sessionId !== undefined && { sessionId }),
     lost: false,
     inFlight: new Set(),
     hasSessionId: () => kind === 'sse' || httpSessionIdOf(transport) !== undefined,

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { terminateSession } from '../client/terminate-session.js';
 import { McpErrorCode } from '../errors.js';
 import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.js';
 import { serverEverythingStdioTarget } from '../testing/server-everything.js';
 import { childPidsMatching, waitUntil } from '../testing/test-helpers.js';
-import { McpClientPool, mcpClientMemory } from './client-pool.js';
+import { McpClientPool, mcpClientMemory, type PooledSession } from './client-pool.js';
 import { poolKey } from './pool-key.js';
 
 describe('McpClientPool (mcpClientMemory)', () => {
@@ -109,6 +110,53 @@ describe('McpClientPool (mcpClientMemory)', () => {
     await pool.closeAll();
     expect(first.connection.closed).toBe(true);
     await waitUntil(() => childPidsMatching('server-everything').length === 0, 5_000, 'the stdio server to exit');
+  });
+
+  it('tells onSessionOpened of each Streamable HTTP session before the acquire that opened it resolves; SSE sessions are not reported', async () => {
+    const told: PooledSession[] = [];
+    const pool = new McpClientPool({
+      onSessionOpened: async (session) => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        told.push(session);
+      },
+    });
+    const tenantA = { url: server.url, headers: { authorization: 'Bearer a' } };
+    const [first, second] = await Promise.all([pool.acquire(tenantA), pool.acquire(tenantA)]);
+    expect(told).toEqual([{ key: poolKey(tenantA), target: tenantA, sessionId: first.connection.sessionId }]);
+    expect(second.connection.sessionId).toBe(first.connection.sessionId);
+    await pool.acquire({ url: server.sseUrl, transport: 'sse' });
+    expect(told).toHaveLength(1);
+    // The id is the server's: ending it from outside (as after a crash) leaves the server with the SSE session only.
+    await expect(terminateSession(tenantA, told[0].sessionId)).resolves.toBe('terminated');
+    expect(server.sessions()).toBe(1);
+    await pool.closeAll();
+    await waitUntil(() => server.sessions() === 0, 2_000, 'no sessions left');
+  });
+
+  it('reports the session that replaces one the server lost', async () => {
+    const restartable = await startFixtureServer();
+    const told: string[] = [];
+    const pool = new McpClientPool({ onSessionOpened: (session) => void told.push(session.sessionId) });
+    try {
+      const { connection } = await pool.acquire({ url: restartable.url });
+      await restartable.restart(50);
+      expect((await connection.callTool('echo', { message: 'again' })).text).toBe('again');
+      expect(told).toHaveLength(2);
+      expect(told[1]).not.toBe(told[0]);
+      expect(connection.sessionId).toBe(told[1]);
+      await pool.closeAll();
+      expect(restartable.sessions()).toBe(0);
+    } finally {
+      await restartable.close();
+    }
+  });
+
+  it('fails the acquire and ends the session when onSessionOpened rejects (no session it could not account for)', async () => {
+    const pool = new McpClientPool({ onSessionOpened: () => Promise.reject(new Error('store unreachable')) });
+    await expect(pool.acquire({ url: server.url })).rejects.toThrow('store unreachable');
+    expect(server.sessions()).toBe(0);
+    expect(pool.size).toBe(0);
+    await pool.closeAll();
   });
 
   it('keys by URL plus a hash of headers, transport and call timeout, never the secrets themselves', () => {

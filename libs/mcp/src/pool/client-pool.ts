@@ -9,9 +9,23 @@ import { McpError, McpErrorCode } from '../errors.js';
 import type { ConnectOptions, McpConnection, McpTarget } from '../types.js';
 import { poolKey } from './pool-key.js';
 
+/** A Streamable HTTP session a pooled connection opened. `target` is the one given to acquire(): it may hold secrets. */
+export interface PooledSession {
+  key: string;
+  target: McpTarget;
+  sessionId: string;
+}
+
 export interface PoolOptions {
   fetch?: ConnectOptions['fetch'];
   clientInfo?: ConnectOptions['clientInfo'];
+  /**
+   * Told of every Streamable HTTP session the pool's connections open, e.g. to record it where a
+   * process that outlives this one can end it. The acquire that opened a connection waits for it
+   * (so no call is sent on a session it has not seen); if it rejects, that connection is closed
+   * and the acquire fails with its error. For a session that replaces a lost one, it is not waited for.
+   */
+  onSessionOpened?: (session: PooledSession) => void | Promise<void>;
 }
 
 export interface AcquiredConnection {
@@ -59,10 +73,25 @@ export class McpClientPool {
   }
 
   private open(key: string, target: McpTarget): Entry {
+    const { onSessionOpened, ...connectOptions } = this.options;
+    let seen: Promise<void> | undefined;
+    const announce = onSessionOpened
+      ? (sessionId: string) => {
+          const told = Promise.resolve().then(() => onSessionOpened({ key, target, sessionId }));
+          told.catch(() => undefined);
+          seen ??= told;
+        }
+      : undefined;
     const entry: Entry = {
-      pending: Connection.open(target, { ...this.options, signal: this.connecting.signal }).then((connection) => {
+      pending: Connection.open(target, { ...connectOptions, signal: this.connecting.signal, onSessionOpened: announce }).then(async (connection) => {
         entry.connection = connection;
         connection.onFailure(() => this.evict(key, connection));
+        try {
+          await seen;
+        } catch (error) {
+          await connection.close();
+          throw error;
+        }
         return connection;
       }),
     };
