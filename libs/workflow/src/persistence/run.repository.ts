@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, Types, type Model } from 'mongoose';
 import { toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
-import { ACTIVE_RUN_STATUSES, RUN_MODEL, type RunDoc, type RunErrorDoc, type RunStatsDoc } from './run.schema.js';
+import { ACTIVE_RUN_STATUSES, RUN_MODEL, type RunDoc, type RunErrorDoc, type RunMcpSessionDoc, type RunStatsDoc } from './run.schema.js';
 
 export interface NewRun {
   workflowId: string;
@@ -25,6 +25,9 @@ export interface RunCompletion {
 }
 
 const AFTER = { returnDocument: 'after' } as const;
+
+/** Always these two fields in this order: `$pullAll` matches embedded documents exactly. */
+const sessionEntry = ({ toolsetId, sessionId }: RunMcpSessionDoc): RunMcpSessionDoc => ({ toolsetId, sessionId });
 
 function terminalFields(run: Pick<RunDoc, 'startedAt' | 'createdAt'>, completion: RunCompletion) {
   const { finishedAt } = completion;
@@ -96,17 +99,31 @@ export class RunRepository {
     return doc ?? undefined;
   }
 
-  /** Terminal update by the worker that holds the lease; null if another attempt took the run over. */
+  /**
+   * Terminal update by the worker that holds the lease; null if another attempt took the run over.
+   * The worker has closed the run's MCP pool first, so the recorded sessions go in the same write.
+   */
   async finish(run: RunDoc, lease: string, completion: RunCompletion): Promise<RunDoc | undefined> {
     const doc = await this.runs
-      .findOneAndUpdate({ _id: run._id, lease, status: 'running' }, { $set: terminalFields(run, completion), $unset: { lease: 1 } }, AFTER)
+      .findOneAndUpdate({ _id: run._id, lease, status: 'running' }, { $set: terminalFields(run, completion), $unset: { lease: 1, mcpSessions: 1 } }, AFTER)
       .lean();
     return doc ?? undefined;
   }
 
-  /** Gives the run back (worker shutting down): still `running`, resumed by the next claim. */
+  /** Gives the run back (worker shutting down, its MCP pool closed): still `running`, resumed by the next claim. */
   async release(id: Types.ObjectId, lease: string): Promise<void> {
-    await this.runs.updateOne({ _id: id, lease }, { $unset: { lease: 1 } });
+    await this.runs.updateOne({ _id: id, lease }, { $unset: { lease: 1, mcpSessions: 1 } });
+  }
+
+  /** An MCP session the run just opened: one write by `_id` alone (all FerretDB v1 pushes down), no lease needed. */
+  async recordSession(id: Types.ObjectId, session: RunMcpSessionDoc): Promise<void> {
+    await this.runs.updateOne({ _id: id }, { $addToSet: { mcpSessions: sessionEntry(session) } });
+  }
+
+  /** Removes these recorded sessions (ended, or given up on). Exact entries: FerretDB v1 ignores `$pull` conditions. */
+  async forgetSessions(id: Types.ObjectId, sessions: RunMcpSessionDoc[]): Promise<void> {
+    if (sessions.length === 0) return;
+    await this.runs.updateOne({ _id: id }, { $pullAll: { mcpSessions: sessions.map(sessionEntry) } });
   }
 
   /** Cancel of a run no worker has taken yet: it ends at once. */
