@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, Types, type Model } from 'mongoose';
+import { GuardedUpdates } from './guarded-update.js';
 import { toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 import { ACTIVE_RUN_STATUSES, RUN_MODEL, type RunDoc, type RunErrorDoc, type RunMcpSessionDoc, type RunStatsDoc } from './run.schema.js';
 
 export interface NewRun {
+  /** The run's id when the caller needs it before the insert (to listen for its events); else a new one. */
+  id?: Types.ObjectId;
   workflowId: string;
   version: number;
   inputs: Record<string, unknown>;
@@ -23,8 +26,6 @@ export interface RunCompletion {
   stats?: RunStatsDoc;
   finishedAt: Date;
 }
-
-const AFTER = { returnDocument: 'after' } as const;
 
 /** Always these two fields in this order: `$pullAll` matches embedded documents exactly. */
 const sessionEntry = ({ toolsetId, sessionId }: RunMcpSessionDoc): RunMcpSessionDoc => ({ toolsetId, sessionId });
@@ -45,29 +46,37 @@ function terminalFields(run: Pick<RunDoc, 'startedAt' | 'createdAt'>, completion
 /**
  * The run documents and their state machine, each transition one guarded single-document
  * update: queued → running (claim), running → terminal (finish, lease required),
- * queued → canceled, active → failed (sweep). A transition whose guard fails returns null.
+ * queued → canceled, active → failed (sweep). A transition whose guard fails returns undefined.
+ * How the store enforces a guard: guarded-update.ts.
  */
 @Injectable()
 export class RunRepository {
-  constructor(@InjectModel(RUN_MODEL) readonly runs: Model<RunDoc>) {}
+  private readonly guarded: GuardedUpdates<RunDoc>;
+
+  constructor(@InjectModel(RUN_MODEL) readonly runs: Model<RunDoc>) {
+    this.guarded = new GuardedUpdates(runs);
+  }
 
   /** Inserts a queued run; with an idempotency key already used for this workflow, returns that run instead. */
   async insert(input: NewRun): Promise<InsertRunResult> {
     const now = new Date();
     const idempotencyScope = input.idempotencyKey === undefined ? undefined : `${input.workflowId}:${input.idempotencyKey}`;
+    // Built and inserted as is, without a mongoose document (its casting and validation cost CPU on every run).
+    const run: RunDoc = {
+      _id: input.id ?? new Types.ObjectId(),
+      workflowId: new Types.ObjectId(input.workflowId),
+      version: input.version,
+      status: 'queued',
+      inputs: toJsonText(input.inputs),
+      createdAt: now,
+      checkedAt: now,
+      claims: 0,
+      ...(idempotencyScope && { idempotencyScope, requestHash: input.requestHash }),
+      ...(input.retryOf && { retryOf: new Types.ObjectId(input.retryOf) }),
+    };
     try {
-      const doc = await this.runs.create({
-        workflowId: input.workflowId,
-        version: input.version,
-        status: 'queued',
-        inputs: toJsonText(input.inputs),
-        createdAt: now,
-        checkedAt: now,
-        claims: 0,
-        ...(idempotencyScope && { idempotencyScope, requestHash: input.requestHash }),
-        ...(input.retryOf && { retryOf: input.retryOf }),
-      });
-      return { created: true, run: doc.toObject() };
+      await this.runs.collection.insertOne({ ...run });
+      return { created: true, run };
     } catch (error) {
       if (!isDuplicateKeyError(error) || !idempotencyScope) throw error;
       const existing = await this.runs.findOne({ idempotencyScope }).lean();
@@ -89,14 +98,11 @@ export class RunRepository {
   async claim(id: string, lease: string): Promise<RunDoc | undefined> {
     if (!isValidObjectId(id)) return undefined;
     const now = new Date();
-    const doc = await this.runs
-      .findOneAndUpdate(
-        { _id: id, status: { $in: ACTIVE_RUN_STATUSES } },
-        { $set: { status: 'running', lease, checkedAt: now }, $min: { startedAt: now }, $inc: { claims: 1 } },
-        AFTER,
-      )
-      .lean();
-    return doc ?? undefined;
+    return this.guarded.apply(
+      new Types.ObjectId(id),
+      { status: { $in: ACTIVE_RUN_STATUSES } },
+      { $set: { status: 'running', lease, checkedAt: now }, $min: { startedAt: now }, $inc: { claims: 1 } },
+    );
   }
 
   /**
@@ -104,15 +110,12 @@ export class RunRepository {
    * The worker has closed the run's MCP pool first, so the recorded sessions go in the same write.
    */
   async finish(run: RunDoc, lease: string, completion: RunCompletion): Promise<RunDoc | undefined> {
-    const doc = await this.runs
-      .findOneAndUpdate({ _id: run._id, lease, status: 'running' }, { $set: terminalFields(run, completion), $unset: { lease: 1, mcpSessions: 1 } }, AFTER)
-      .lean();
-    return doc ?? undefined;
+    return this.guarded.apply(run._id, { lease, status: 'running' }, { $set: terminalFields(run, completion), $unset: { lease: 1, mcpSessions: 1 } });
   }
 
   /** Gives the run back (worker shutting down, its MCP pool closed): still `running`, resumed by the next claim. */
   async release(id: Types.ObjectId, lease: string): Promise<void> {
-    await this.runs.updateOne({ _id: id, lease }, { $unset: { lease: 1, mcpSessions: 1 } });
+    await this.guarded.apply(id, { lease }, { $unset: { lease: 1, mcpSessions: 1 } });
   }
 
   /** An MCP session the run just opened: one write by `_id` alone (all FerretDB v1 pushes down), no lease needed. */
@@ -131,28 +134,22 @@ export class RunRepository {
     if (!isValidObjectId(id)) return undefined;
     const now = new Date();
     const error = { code: 'RUN_CANCELED', message: 'the run was canceled before it started' };
-    const doc = await this.runs
-      .findOneAndUpdate({ _id: id, status: 'queued' }, { $set: { status: 'canceled', finishedAt: now, durationMs: 0, error, cancelRequestedAt: now } }, AFTER)
-      .lean();
-    return doc ?? undefined;
+    return this.guarded.apply(new Types.ObjectId(id), { status: 'queued' }, { $set: { status: 'canceled', finishedAt: now, durationMs: 0, error, cancelRequestedAt: now } });
   }
 
   /** Cancel of a running run: recorded here, carried to its worker over Redis. */
   async requestCancel(id: string): Promise<RunDoc | undefined> {
     if (!isValidObjectId(id)) return undefined;
-    const doc = await this.runs.findOneAndUpdate({ _id: id, status: 'running' }, { $min: { cancelRequestedAt: new Date() } }, AFTER).lean();
-    return doc ?? undefined;
+    return this.guarded.apply(new Types.ObjectId(id), { status: 'running' }, { $min: { cancelRequestedAt: new Date() } });
   }
 
   /** Ends an active run without a lease (its worker is gone: recovery gave up or the deadline passed). */
   async failActive(id: Types.ObjectId | string, error: RunErrorDoc): Promise<RunDoc | undefined> {
-    const current = await this.runs.findOne({ _id: id, status: { $in: ACTIVE_RUN_STATUSES } }).lean();
-    if (!current) return undefined;
+    // By `_id` alone (guarded-update.ts), then `claims` guards the write like a version number.
+    const current = await this.runs.findById(id).lean();
+    if (!current || !ACTIVE_RUN_STATUSES.includes(current.status)) return undefined;
     const fields = terminalFields(current, { status: 'failed', error, finishedAt: new Date() });
-    const doc = await this.runs
-      .findOneAndUpdate({ _id: id, status: current.status, claims: current.claims }, { $set: fields, $unset: { lease: 1 } }, AFTER)
-      .lean();
-    return doc ?? undefined;
+    return this.guarded.apply(current._id, { status: current.status, claims: current.claims }, { $set: fields, $unset: { lease: 1 } }, current);
   }
 
   /** Active runs the sweep has not confirmed since `before`, oldest first. */
