@@ -17,7 +17,9 @@ function fakeCollection() {
     replaceOne: async (filter: Record<string, unknown>, doc: Record<string, unknown>) => {
       const existing = docs.get(key(filter));
       if (!existing || existing.nodeId !== filter.nodeId) return { matchedCount: 0 };
-      docs.set(key(filter), doc);
+      // As the stores do: a replacement keeps the stored `_id` (and may not carry another).
+      if ('_id' in doc) throw new Error('the replacement must not change _id');
+      docs.set(key(filter), { ...doc, _id: existing._id });
       return { matchedCount: 1 };
     },
   };
@@ -40,7 +42,7 @@ describe('NodeExecutionRepository.saveExecution', () => {
     await repository.saveExecution(record(1, 'a', 'failed'));
     await repository.saveExecution(record(1, 'a', 'succeeded'));
     expect(collection.docs.size).toBe(1);
-    expect([...collection.docs.values()][0]).toMatchObject({ nodeId: 'a', status: 'succeeded', state: JSON.stringify({ text: 'a' }) });
+    expect([...collection.docs.values()][0]).toMatchObject({ _id: `${runId}:1`, nodeId: 'a', status: 'succeeded', state: JSON.stringify({ text: 'a' }) });
   });
 
   it('refuses to overwrite another node’s record at the same seq (two workers on one run)', async () => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isValidObjectId, Types, type Model } from 'mongoose';
+import { isValidObjectId, Types, type Model, type mongo } from 'mongoose';
 import type { ExecutionRecord, RunStore } from '../engine/run-store.js';
 import { fromJsonText, toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
@@ -17,8 +17,18 @@ export class ExecutionConflictError extends Error {
   override readonly name = 'ExecutionConflictError';
 }
 
-function toDoc(record: ExecutionRecord): Omit<NodeExecutionDoc, '_id'> {
+/**
+ * A record's `_id`: `<runId>:<seq>`. Known without a query, so that looking a record up or
+ * replacing it is a filter on `_id` alone (the only one FerretDB v1 hands to SQLite), and the
+ * primary key itself refuses a second record at the same seq.
+ */
+export function executionId(runId: string, seq: number): string {
+  return `${runId}:${seq}`;
+}
+
+function toDoc(record: ExecutionRecord): NodeExecutionDoc {
   return {
+    _id: executionId(record.runId, record.seq),
     runId: new Types.ObjectId(record.runId),
     seq: record.seq,
     nodeId: record.nodeId,
@@ -84,15 +94,20 @@ export class NodeExecutionRepository implements RunStore {
    * of the same record. Records are almost always new, so this inserts and replaces only on a
    * duplicate key (an upsert costs 10–25 inserts on FerretDB v1). A duplicate holding another
    * node means two workers hold the run (one lost its BullMQ lock): the save fails, which stops
-   * that worker's engine, instead of overwriting the other's record.
+   * that worker's engine, instead of overwriting the other's record. The replacement keeps the
+   * stored `_id`, and finds the record by `(runId, seq)`: records written before `_id` was
+   * `<runId>:<seq>` have an ObjectId (a run resumed across the upgrade).
    */
   async saveExecution(record: ExecutionRecord): Promise<void> {
     const doc = toDoc(record);
+    // The driver's collection, typed with this `_id` (mongoose's own typing expects an ObjectId).
+    const records = this.executions.collection as unknown as mongo.Collection<NodeExecutionDoc>;
     try {
-      await this.executions.collection.insertOne({ ...doc });
+      await records.insertOne({ ...doc });
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
-      const replaced = await this.executions.collection.replaceOne({ runId: doc.runId, seq: doc.seq, nodeId: doc.nodeId }, doc);
+      const { _id, ...replacement } = doc;
+      const replaced = await records.replaceOne({ runId: doc.runId, seq: doc.seq, nodeId: doc.nodeId }, replacement);
       if (replaced.matchedCount === 0) {
         throw new ExecutionConflictError(`run ${record.runId}: seq ${record.seq} already holds another node's execution (another worker holds the run)`);
       }

@@ -9,7 +9,8 @@ export const NODE_EXECUTION_MODEL = 'NodeExecution';
  * output kept apart for resume, never sent to API clients. JSON fields are text (json-field.ts).
  */
 export interface NodeExecutionDoc {
-  _id: Types.ObjectId;
+  /** `<runId>:<seq>` (executionId); an ObjectId on records written before that. */
+  _id: string | Types.ObjectId;
   runId: Types.ObjectId;
   seq: number;
   nodeId: string;
@@ -33,6 +34,7 @@ export interface NodeExecutionDoc {
 
 export const NodeExecutionSchema = new Schema<NodeExecutionDoc>(
   {
+    _id: { type: Schema.Types.Mixed },
     runId: { type: Schema.Types.ObjectId, required: true },
     seq: { type: Number, required: true },
     nodeId: { type: String, required: true },
