@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
+import { Types } from 'mongoose';
 import { RunQueueProducer, RunRepository, toRunView, WorkflowRepository, type RunDoc, type RunView } from '#workflow';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../common/api-errors.js';
 import { parseRequest } from '../common/zod-validation.js';
@@ -74,23 +75,34 @@ export class StartRunService {
   private async accept(request: RunRequest, options: StartRunOptions): Promise<StartedRun> {
     const idempotencyKey = options.idempotencyKey === undefined ? undefined : parseRequest(idempotencyKeySchema, options.idempotencyKey, 'Idempotency-Key header');
     const waitMs = Math.min(parseRequest(waitQuerySchema, { wait: options.query?.wait }, 'query').wait ?? 0, MAX_WAIT_MS);
-    const inserted = await this.runs.insert({ ...request, idempotencyKey, requestHash: idempotencyKey && request.requestHash });
-    if (!inserted.created && inserted.run.requestHash !== request.requestHash) {
-      throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used for another request to this workflow');
+    // The id is chosen here so that `?wait` subscribes while the run is inserted, not after.
+    const id = new Types.ObjectId();
+    const early = waitMs > 0 ? this.waiter.watch(String(id)) : undefined;
+    const inserted = await this.runs.insert({ ...request, id, idempotencyKey, requestHash: idempotencyKey && request.requestHash }).catch((error: unknown) => {
+      void early?.then((watch) => watch.close());
+      throw error;
+    });
+    let watch = await early;
+    if (!inserted.created) {
+      // An earlier request made the run (its own id): listen to that one instead.
+      watch?.close();
+      if (inserted.run.requestHash !== request.requestHash) {
+        throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used for another request to this workflow');
+      }
+      watch = watch && (await this.waiter.watch(String(inserted.run._id)));
     }
     const runId = String(inserted.run._id);
-    const watch = waitMs > 0 ? await this.waiter.watch(runId) : undefined;
     try {
-      if (inserted.created) await this.enqueue(runId);
+      if (inserted.created) await this.enqueue(runId, request);
       return await this.answer(inserted.run, !inserted.created, watch, waitMs);
     } finally {
       watch?.close();
     }
   }
 
-  private async enqueue(runId: string): Promise<void> {
+  private async enqueue(runId: string, { workflowId, version }: RunRequest): Promise<void> {
     try {
-      await this.queue.enqueue(runId);
+      await this.queue.enqueue(runId, { workflowId, version });
     } catch (error) {
       this.logger.warn({ err: error, runId }, 'run stored but not enqueued (Redis unreachable): the recovery sweep will enqueue it');
     }

@@ -28,8 +28,8 @@ export class RunQueueProducer implements OnApplicationShutdown {
     this.queue.on('error', () => undefined);
   }
 
-  async enqueue(runId: string): Promise<void> {
-    await this.queue.add('run', { runId }, { ...RUN_JOB_OPTIONS, jobId: runJobId(runId) });
+  async enqueue(runId: string, hint: Omit<RunJobData, 'runId'> = {}): Promise<void> {
+    await this.queue.add('run', { runId, ...hint }, { ...RUN_JOB_OPTIONS, jobId: runJobId(runId) });
   }
 
   async jobState(runId: string): Promise<RunJobState> {

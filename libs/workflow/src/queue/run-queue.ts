@@ -5,6 +5,13 @@ export const RUN_QUEUE_NAME = 'runs';
 
 export interface RunJobData {
   runId: string;
+  /**
+   * What the run executes, as the API stored it: lets the worker load the workflow version and
+   * connect to its MCP servers while it claims the run. A hint only — the claimed run document
+   * decides — and absent from jobs the recovery sweep adds.
+   */
+  workflowId?: string;
+  version?: number;
 }
 
 /** BullMQ connection options from the configured Redis URL. */
