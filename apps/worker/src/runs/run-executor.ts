@@ -12,7 +12,6 @@ import {
   systemClock,
   toRunView,
   ToolsetCatalog,
-  ToolsetTargets,
   type AppConfig,
   type EngineLimits,
   type NodeRegistry,
@@ -25,6 +24,7 @@ import {
 import type { RunHandle } from './active-runs.js';
 import { createRedactor } from './redact-inputs.js';
 import { RunEventsPublisher } from './run-events-publisher.js';
+import { RunSessions } from './run-sessions.js';
 import { PooledToolInvoker, runCatalog } from './run-tools.js';
 
 /**
@@ -39,9 +39,10 @@ function firstClaimStore(store: RunStore): RunStore {
 export type ExecutionResult = 'finished' | 'not-active' | 'handed-back' | 'lost';
 
 /**
- * Runs (or resumes) one run: claim it in MongoDB under a fresh lease, run the engine with the
- * run's own MCP client pool, close the pool, then record the terminal state — in that order, so
- * no MCP session outlives its run — and publish `run.finished`.
+ * Runs (or resumes) one run: claim it in MongoDB under a fresh lease, end the MCP sessions a
+ * killed earlier attempt left on record, run the engine with the run's own MCP client pool (each
+ * session it opens recorded on the run), close the pool, then record the terminal state — in
+ * that order, so no MCP session outlives its run — and publish `run.finished`.
  */
 @Injectable()
 export class RunExecutor {
@@ -56,7 +57,7 @@ export class RunExecutor {
     private readonly executions: NodeExecutionRepository,
     private readonly workflows: WorkflowRepository,
     private readonly catalog: ToolsetCatalog,
-    private readonly targets: ToolsetTargets,
+    private readonly sessions: RunSessions,
     private readonly publisher: RunEventsPublisher,
   ) {
     const { maxNodeExecutions, runDeadlineMs, callTimeoutMs, runConcurrency, maxOutputBytes } = config.limits;
@@ -67,13 +68,15 @@ export class RunExecutor {
     const lease = randomUUID();
     const run = await this.runs.claim(handle.runId, lease);
     if (!run) return 'not-active';
+    await this.sessions.endLeftovers(run);
     if (run.claims > MAX_RUN_CLAIMS) {
       return this.fail(run, lease, { code: 'RUN_RECOVERY_EXHAUSTED', message: `the run was started ${MAX_RUN_CLAIMS} times without finishing` });
     }
     if (run.cancelRequestedAt) handle.stop('cancel');
     const version = (await this.workflows.findVersion(String(run.workflowId), run.version))?.definition;
     if (!version) return this.fail(run, lease, { code: 'WORKFLOW_VERSION_NOT_FOUND', message: `workflow version ${run.workflowId}/${run.version} is gone` });
-    const pool = new McpClientPool();
+    const recorder = this.sessions.recorder(run._id);
+    const pool = new McpClientPool({ onSessionOpened: recorder.onSessionOpened });
     try {
       const catalog = runCatalog(this.catalog);
       const outcome = await runWorkflow({
@@ -82,7 +85,7 @@ export class RunExecutor {
         inputs: toRunView(run).inputs,
         registry: this.registry,
         services: {
-          tools: new PooledToolInvoker(pool, this.targets, catalog, this.config.limits.callTimeoutMs),
+          tools: new PooledToolInvoker(pool, recorder.targets, catalog, this.config.limits.callTimeoutMs),
           catalog,
           clock: systemClock,
           ...(this.extras && { extras: this.extras }),

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { APP_CONFIG, RunQueueProducer, RunRepository, type AppConfig, type RunDoc } from '#workflow';
 import { ActiveRuns } from './active-runs.js';
 import { RunEventsPublisher } from './run-events-publisher.js';
+import { RunSessions } from './run-sessions.js';
 
 /** Runs examined per sweep; the oldest unconfirmed first. */
 const BATCH = 100;
@@ -15,7 +16,8 @@ const BATCH = 100;
  * - missing (Redis was down when the API accepted it, or lost its data) → enqueued again under
  *   the same job id (harmless if another worker does the same), unless the run is past its
  *   deadline, counted from its start (or acceptance, if it never started): then it fails.
- * It also re-checks MongoDB for cancel requests of this worker's runs (a missed Redis message).
+ * A run it fails gets the MCP sessions its dead worker left on record ended. It also re-checks
+ * MongoDB for cancel requests of this worker's runs (a missed Redis message).
  */
 @Injectable()
 export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -28,6 +30,7 @@ export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly runs: RunRepository,
     private readonly queue: RunQueueProducer,
     private readonly active: ActiveRuns,
+    private readonly sessions: RunSessions,
     private readonly publisher: RunEventsPublisher,
   ) {}
 
@@ -71,6 +74,7 @@ export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown
   private async fail(run: RunDoc, code: string, message: string): Promise<void> {
     const failed = await this.runs.failActive(run._id, { code, message });
     if (!failed) return;
+    await this.sessions.endLeftovers(failed);
     this.publisher.runFinished(failed);
     this.logger.warn({ runId: String(run._id), code }, message);
   }

@@ -4,6 +4,7 @@ import { APP_CONFIG, RUN_JOB_ATTEMPTS, RUN_QUEUE_NAME, redisConnectionOptions, R
 import { RunProcessor } from '../processors/run.processor.js';
 import { ActiveRuns } from './active-runs.js';
 import { RunEventsPublisher } from './run-events-publisher.js';
+import { RunSessions } from './run-sessions.js';
 
 /**
  * The BullMQ consumer of runs. Stalled-job recovery is BullMQ's: a job whose worker died keeps
@@ -20,6 +21,7 @@ export class RunWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly processor: RunProcessor,
     private readonly active: ActiveRuns,
     private readonly runs: RunRepository,
+    private readonly sessions: RunSessions,
     private readonly publisher: RunEventsPublisher,
   ) {}
 
@@ -54,7 +56,7 @@ export class RunWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     }
   }
 
-  /** The job will not be tried again (attempts used up, or stalled too often): the run fails. */
+  /** The job will not be tried again (attempts used up, or stalled too often): the run fails, and the sessions its worker left open end. */
   private async onJobFailed(job: Job<RunJobData> | undefined, error: Error): Promise<void> {
     if (!job) return;
     const exhausted = job.attemptsMade >= (job.opts.attempts ?? RUN_JOB_ATTEMPTS) || /stalled more than/i.test(error.message);
@@ -65,7 +67,10 @@ export class RunWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     try {
       const code = /stalled/i.test(error.message) ? 'RUN_WORKER_LOST' : 'RUN_WORKER_FAILED';
       const failed = await this.runs.failActive(job.data.runId, { code, message: error.message.slice(0, 1000) });
-      if (failed) this.publisher.runFinished(failed);
+      if (failed) {
+        await this.sessions.endLeftovers(failed);
+        this.publisher.runFinished(failed);
+      }
       this.logger.error({ err: error, runId: job.data.runId }, 'run failed: its job will not be retried');
     } catch (storeError) {
       // MongoDB away too: the recovery sweep fails the run later from the job's failed state.

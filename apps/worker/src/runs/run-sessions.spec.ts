@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Logger } from '@nestjs/common';
+import { Types } from 'mongoose';
+import { McpClientPool, type McpHttpTarget } from '#mcp';
+import { startFixtureServer, type FixtureServer } from '#mcp/testing';
+import type { RunDoc, RunMcpSessionDoc, RunRepository, ToolsetTargets } from '#workflow';
+import { RunSessions } from './run-sessions.js';
+
+/** The two run-document writes RunSessions makes, kept in memory; `overlaps` counts writes that started while another ran. */
+function fakeRuns() {
+  const recorded: RunMcpSessionDoc[] = [];
+  const forgotten: RunMcpSessionDoc[] = [];
+  const state = { writing: false, overlaps: 0 };
+  const repository = {
+    recordSession: async (_id: unknown, session: RunMcpSessionDoc) => {
+      if (state.writing) state.overlaps++;
+      state.writing = true;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      recorded.push(session);
+      state.writing = false;
+    },
+    forgetSessions: async (_id: unknown, sessions: RunMcpSessionDoc[]) => void forgotten.push(...sessions),
+  };
+  return { recorded, forgotten, state, repository: repository as unknown as RunRepository };
+}
+
+describe('RunSessions', () => {
+  let server: FixtureServer;
+  let targets: Record<string, McpHttpTarget>;
+  const toolsetTargets = { toolsetConnectionTarget: async (id: string) => (targets[id] ? { ...targets[id] } : undefined) } as unknown as ToolsetTargets;
+  const runWith = (mcpSessions: RunMcpSessionDoc[]) => ({ _id: new Types.ObjectId(), mcpSessions }) as unknown as RunDoc;
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    server = await startFixtureServer();
+    targets = { a: { url: server.url, headers: { 'x-tenant': 'a' } }, b: { url: server.url, headers: { 'x-tenant': 'b' } }, down: { url: 'http://127.0.0.1:1/mcp' } };
+  });
+  afterAll(() => server.close());
+
+  it("records each session a run's pool opens under the toolset whose target opened it, once per connection", async () => {
+    const runs = fakeRuns();
+    const recorder = new RunSessions(runs.repository, toolsetTargets).recorder(new Types.ObjectId());
+    const pool = new McpClientPool({ onSessionOpened: recorder.onSessionOpened });
+    const a = await recorder.targets.toolsetConnectionTarget('a');
+    const b = await recorder.targets.toolsetConnectionTarget('b');
+    const first = await pool.acquire(a as McpHttpTarget);
+    await pool.acquire(a as McpHttpTarget);
+    const second = await pool.acquire(b as McpHttpTarget);
+    expect(runs.recorded).toEqual([
+      { toolsetId: 'a', sessionId: first.connection.sessionId },
+      { toolsetId: 'b', sessionId: second.connection.sessionId },
+    ]);
+    await pool.closeAll();
+    expect(server.sessions()).toBe(0);
+  });
+
+  it('records sessions opened at once one after another (FerretDB v1 would keep one of two concurrent updates)', async () => {
+    const runs = fakeRuns();
+    const recorder = new RunSessions(runs.repository, toolsetTargets).recorder(new Types.ObjectId());
+    const pool = new McpClientPool({ onSessionOpened: recorder.onSessionOpened });
+    const opened = await Promise.all(['a', 'b'].map(async (id) => pool.acquire((await recorder.targets.toolsetConnectionTarget(id)) as McpHttpTarget)));
+    expect(runs.recorded.map((entry) => entry.sessionId).sort()).toEqual(opened.map((a) => a.connection.sessionId).sort());
+    expect(runs.state.overlaps).toBe(0);
+    await pool.closeAll();
+  });
+
+  it('ends the sessions an earlier attempt left, through each toolset’s target, and forgets them all, ended or not', async () => {
+    const orphaned = new McpClientPool();
+    const left: RunMcpSessionDoc[] = [];
+    for (const toolsetId of ['a', 'b']) left.push({ toolsetId, sessionId: (await orphaned.acquire(targets[toolsetId])).connection.sessionId as string });
+    expect(server.sessions()).toBe(2);
+    const leftovers = [...left, { toolsetId: 'deleted', sessionId: 'x' }, { toolsetId: 'down', sessionId: 'y' }, { toolsetId: 'a', sessionId: 'expired' }];
+    const runs = fakeRuns();
+    await new RunSessions(runs.repository, toolsetTargets).endLeftovers(runWith(leftovers));
+    expect(server.sessions()).toBe(0);
+    expect(runs.forgotten).toEqual(leftovers);
+    await orphaned.closeAll(); // its DELETEs now find nothing
+  });
+
+  it('does nothing for a run with no sessions on record', async () => {
+    const runs = fakeRuns();
+    await new RunSessions(runs.repository, toolsetTargets).endLeftovers(runWith([]));
+    expect(runs.forgotten).toEqual([]);
+  });
+});
