@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import mongoose from 'mongoose';
 import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
 import type { AppConfig, RunView } from '#workflow';
 import { api } from '../support/http.js';
@@ -19,6 +20,17 @@ function crashFlow(ts: string, slowSteps: number) {
     { id: 'end', type: 'end', inputs: { said: { ref: 'third.text' } } },
   ];
   return { name: 'crash', nodes, edges: nodes.slice(1).map((node, index) => ({ source: nodes[index].id, target: node.id })) };
+}
+
+/** The MCP sessions the run's document has on record (the API never shows them). */
+async function recordedSessions(config: AppConfig, runId: string): Promise<unknown[] | undefined> {
+  const connection = await mongoose.createConnection(config.mongoUrl, { serverSelectionTimeoutMS: 3000 }).asPromise();
+  try {
+    const run = await connection.collection('runs').findOne({ _id: new mongoose.Types.ObjectId(runId) });
+    return run?.mcpSessions as unknown[] | undefined;
+  } finally {
+    await connection.close();
+  }
 }
 
 describe('durability: a worker process dies or stops mid-run', () => {
@@ -53,7 +65,7 @@ describe('durability: a worker process dies or stops mid-run', () => {
 
   const counts = () => ({ add: fixture.calls('add'), slow: fixture.calls('slow'), echo: fixture.calls('echo') });
 
-  it('SIGKILL during a slow node: another worker resumes the run; finished nodes are not called again', async () => {
+  it('SIGKILL during a slow node: another worker ends the MCP session the killed one left open, then resumes the run; finished nodes are not called again', async () => {
     const doomed = await spawnWorker(config);
     processes.push(doomed);
     const id = await createWorkflow(apiUrl, crashFlow(ts, 30));
@@ -64,6 +76,9 @@ describe('durability: a worker process dies or stops mid-run', () => {
     expect(await doomed.exited).toBeNull();
     const midway = await api<RunView>(apiUrl, 'GET', `/runs/${run.body.id}`);
     expect(midway.body.status).toBe('running');
+    // The killed process's session is still open on the server, and on record in the run.
+    expect(fixture.sessions()).toBe(1);
+    expect(await recordedSessions(config, run.body.id)).toEqual([{ toolsetId: ts, sessionId: expect.any(String) }]);
 
     inProcess.push(await startWorker(config));
     const finished = await waitForRun(apiUrl, run.body.id, 30_000);
@@ -74,10 +89,9 @@ describe('durability: a worker process dies or stops mid-run', () => {
     expect(logs.map((item) => `${item.nodeId}:${item.status}`)).toEqual(['start:succeeded', 'first:succeeded', 'slow:succeeded', 'third:succeeded', 'end:succeeded']);
     const events = await readEvents(`${apiUrl}/runs/${run.body.id}/events`);
     expect(events[0]).toMatchObject({ type: 'run.started', claim: 2 });
-    // The killed process could not end its session (no process can); every other one is closed.
-    await waitUntil(() => fixture.sessions() <= 1, 3000, 'the resumed run to close its sessions');
-    expect(fixture.sessions()).toBe(1);
-    await fixture.restart();
+    // The resuming worker ended the killed one's session before it started; its own closed with the run.
+    await expectNoSessions(fixture);
+    expect(await recordedSessions(config, run.body.id)).toBeUndefined();
   }, 60_000);
 
   it('SIGTERM hands the unfinished run back at once (no lock expiry to wait for) and leaves no session open', async () => {
@@ -161,7 +175,8 @@ describe('durability: the job of a running run is lost with its worker', () => {
     expect(finished).toMatchObject({ status: 'succeeded', outputs: { said: 'sum 3' } });
     const logs = await allLogs(apiUrl, runId);
     expect(logs.filter((item) => item.nodeId === 'first')).toHaveLength(1);
-    await fixture.restart();
+    await expectNoSessions(fixture);
+    expect(await recordedSessions(config, runId)).toBeUndefined();
   }, 60_000);
 
   it('past its deadline, the sweep fails it instead: no run stays running forever', async () => {
@@ -171,7 +186,9 @@ describe('durability: the job of a running run is lost with its worker', () => {
     cleanups.push(() => worker.close());
     const finished = await waitForRun(apiUrl, runId, 15_000);
     expect(finished).toMatchObject({ status: 'failed', error: { code: 'RUN_DEADLINE_EXCEEDED' } });
-    await fixture.restart();
+    // Failing it, the sweep ended the session the killed worker left open.
+    await expectNoSessions(fixture);
+    expect(await recordedSessions(config, runId)).toEqual([]);
   }, 60_000);
 });
 
