@@ -69,7 +69,21 @@ describe('GuardedUpdates', () => {
   it('on FerretDB v1 checks a document the caller just read instead of reading it again', async () => {
     const { model, filters } = fakeModel({ _id: 'r1', status: 'queued' });
     const known = { _id: 'r1', status: 'queued' };
-    await updates(model, 'read-check-write').apply('r1', { status: 'queued' }, { $set: { status: 'failed' } }, known);
+    await updates(model, 'read-check-write').apply('r1', { status: 'queued' }, { $set: { status: 'failed' } }, { known });
     expect(filters).toEqual([{ _id: 'r1' }]);
+  });
+
+  it('writes only once the work it must follow is done; on FerretDB v1 the read runs alongside that work', async () => {
+    for (const mode of ['in-filter', 'read-check-write'] as const) {
+      const { model, filters } = fakeModel({ _id: 'r1', status: 'running' });
+      let finishWork: () => void = () => undefined;
+      const work = new Promise<void>((resolve) => (finishWork = resolve));
+      const applied = updates(model, mode).apply('r1', { status: 'running' }, { $set: { status: 'succeeded' } }, { after: work });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(filters).toEqual(mode === 'in-filter' ? [] : [{ _id: 'r1' }]);
+      finishWork();
+      expect(await applied).toMatchObject({ status: 'succeeded' });
+      expect(filters).toHaveLength(mode === 'in-filter' ? 1 : 2);
+    }
   });
 });

@@ -34,6 +34,13 @@ async function detectMode(connection: Connection): Promise<GuardMode> {
   return typeof info?.ferretdbVersion === 'string' && /^v?1\./.test(info.ferretdbVersion) ? 'read-check-write' : 'in-filter';
 }
 
+export interface ApplyOptions<T> {
+  /** The document as the caller read it just now: spares the read on FerretDB v1. */
+  known?: T;
+  /** Work that must be done before the write (closing a run's MCP pool); on FerretDB v1 the read runs alongside it. */
+  after?: Promise<unknown>;
+}
+
 const modes = new WeakMap<Connection, Promise<GuardMode>>();
 
 function modeOf(connection: Connection): Promise<GuardMode> {
@@ -59,13 +66,13 @@ export class GuardedUpdates<T> {
     private readonly mode: () => Promise<GuardMode> = () => modeOf(model.db),
   ) {}
 
-  /** `known`: the document as the caller read it just now, which spares the read on FerretDB v1. */
-  async apply(id: unknown, guard: Guard, update: UpdateQuery<T>, known?: T): Promise<T | undefined> {
+  async apply(id: unknown, guard: Guard, update: UpdateQuery<T>, options: ApplyOptions<T> = {}): Promise<T | undefined> {
     if ((await this.mode()) === 'in-filter') {
+      await options.after;
       const doc = await this.model.findOneAndUpdate({ _id: id, ...guard }, update, AFTER).lean<T>();
       return doc ?? undefined;
     }
-    const current = known ?? (await this.model.findById(id).lean<T>());
+    const [current] = await Promise.all([options.known ?? this.model.findById(id).lean<T>(), options.after]);
     if (!current || !matchesGuard(current, guard)) return undefined;
     const doc = await this.model.findOneAndUpdate({ _id: id }, update, AFTER).lean<T>();
     return doc ?? undefined;

@@ -106,11 +106,13 @@ export class RunRepository {
   }
 
   /**
-   * Terminal update by the worker that holds the lease; null if another attempt took the run over.
-   * The worker has closed the run's MCP pool first, so the recorded sessions go in the same write.
+   * Terminal update by the worker that holds the lease; undefined if another attempt took the run
+   * over. The worker has closed the run's MCP pool first, so the recorded sessions go in the same
+   * write: `after` is that close, which the write waits for (and the lease check may overlap).
    */
-  async finish(run: RunDoc, lease: string, completion: RunCompletion): Promise<RunDoc | undefined> {
-    return this.guarded.apply(run._id, { lease, status: 'running' }, { $set: terminalFields(run, completion), $unset: { lease: 1, mcpSessions: 1 } });
+  async finish(run: RunDoc, lease: string, completion: RunCompletion, after?: Promise<unknown>): Promise<RunDoc | undefined> {
+    const update = { $set: terminalFields(run, completion), $unset: { lease: 1, mcpSessions: 1 } };
+    return this.guarded.apply(run._id, { lease, status: 'running' }, update, { after });
   }
 
   /** Gives the run back (worker shutting down, its MCP pool closed): still `running`, resumed by the next claim. */
@@ -149,7 +151,7 @@ export class RunRepository {
     const current = await this.runs.findById(id).lean();
     if (!current || !ACTIVE_RUN_STATUSES.includes(current.status)) return undefined;
     const fields = terminalFields(current, { status: 'failed', error, finishedAt: new Date() });
-    return this.guarded.apply(current._id, { status: current.status, claims: current.claims }, { $set: fields, $unset: { lease: 1 } }, current);
+    return this.guarded.apply(current._id, { status: current.status, claims: current.claims }, { $set: fields, $unset: { lease: 1 } }, { known: current });
   }
 
   /** Active runs the sweep has not confirmed since `before`, oldest first. */
