@@ -45,6 +45,7 @@ export * from './persistence/toolset.schema.js';
 export * from './persistence/toolset.repository.js';
 export { ToolsetCatalog, toolDescriptorOf } from './persistence/toolset-catalog.js';
 export { ToolsetTargets, connectionTarget, type ConnectionSpec, type TargetOptions } from './persistence/toolset-targets.js';
+export { ToolsetSnapshots, type ToolsetSnapshot } from './persistence/toolset-snapshots.js';
 export { ToolsetStoreModule } from './persistence/toolset-store.module.js';
 export { OutboundHttp, OutboundModule } from './outbound/outbound.module.js';
 

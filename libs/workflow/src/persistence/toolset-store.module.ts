@@ -2,17 +2,19 @@ import { Module } from '@nestjs/common';
 import { OutboundModule } from '../outbound/outbound.module.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
 import { ToolsetCatalog } from './toolset-catalog.js';
+import { ToolsetSnapshots } from './toolset-snapshots.js';
 import { ToolsetRepository } from './toolset.repository.js';
 import { ToolsetTargets } from './toolset-targets.js';
 
 /**
  * Stored toolsets for the API and the worker: the repository (headers sealed/opened here only),
- * the engine's ToolCatalog and MCP targets with opened headers and the SSRF-safe fetch.
+ * the engine's ToolCatalog, MCP targets with opened headers and the SSRF-safe fetch, and the
+ * revision-cached snapshots runs read their toolsets through.
  * Needs ConfigModule and PersistenceModule (both global) in the importing app.
  */
 @Module({
   imports: [SecretsModule, OutboundModule],
-  providers: [ToolsetRepository, ToolsetCatalog, ToolsetTargets],
-  exports: [ToolsetRepository, ToolsetCatalog, ToolsetTargets],
+  providers: [ToolsetRepository, ToolsetCatalog, ToolsetTargets, ToolsetSnapshots],
+  exports: [ToolsetRepository, ToolsetCatalog, ToolsetTargets, ToolsetSnapshots],
 })
 export class ToolsetStoreModule {}
