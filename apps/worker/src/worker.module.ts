@@ -6,6 +6,7 @@ import { ActiveRuns } from './runs/active-runs.js';
 import { CancelListener } from './runs/cancel-listener.js';
 import { RunEventsPublisher } from './runs/run-events-publisher.js';
 import { RunExecutor } from './runs/run-executor.js';
+import { RunPreparer } from './runs/run-preparation.js';
 import { RunSessions } from './runs/run-sessions.js';
 import { RunSweeper } from './runs/run-sweeper.js';
 import { RunWorker } from './runs/run-worker.js';
@@ -26,7 +27,7 @@ export class WorkerModule {
         // The model client for llm/agent nodes, handed to them as ENGINE_EXTRAS.
         LlmModule,
       ],
-      providers: [ActiveRuns, RunEventsPublisher, CancelListener, RunSessions, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper],
+      providers: [ActiveRuns, RunEventsPublisher, CancelListener, RunSessions, RunPreparer, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper],
     };
   }
 }

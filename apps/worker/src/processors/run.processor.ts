@@ -15,7 +15,8 @@ export class RunProcessor {
   async process(job: Job<RunJobData>, token: string | undefined): Promise<string> {
     const handle = this.active.start(job.data.runId, String(job.id));
     try {
-      const result = await this.executor.execute(handle);
+      const { workflowId, version } = job.data;
+      const result = await this.executor.execute(handle, workflowId !== undefined && version !== undefined ? { workflowId, version } : undefined);
       if (result === 'handed-back') {
         // Back to `wait` without counting an attempt: another worker resumes the run now.
         await job.moveToWait(token);

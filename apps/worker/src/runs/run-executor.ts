@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { McpClientPool } from '#mcp';
+import { Types } from 'mongoose';
 import {
   APP_CONFIG,
   ENGINE_EXTRAS,
@@ -11,21 +11,20 @@ import {
   runWorkflow,
   systemClock,
   toRunView,
-  ToolsetCatalog,
   type AppConfig,
   type EngineLimits,
   type NodeRegistry,
   type RunDoc,
+  type RunCompletion,
   type RunErrorDoc,
   type RunOutcome,
   type RunStore,
-  WorkflowRepository,
 } from '#workflow';
 import type { RunHandle } from './active-runs.js';
 import { createRedactor } from './redact-inputs.js';
 import { RunEventsPublisher } from './run-events-publisher.js';
+import { RunPreparer, type PreparedRun, type RunPlan } from './run-preparation.js';
 import { RunSessions } from './run-sessions.js';
-import { PooledToolInvoker, runCatalog } from './run-tools.js';
 
 /**
  * On a run's first claim no execution can exist (only a worker that claimed it writes them), so
@@ -42,7 +41,10 @@ export type ExecutionResult = 'finished' | 'not-active' | 'handed-back' | 'lost'
  * Runs (or resumes) one run: claim it in MongoDB under a fresh lease, end the MCP sessions a
  * killed earlier attempt left on record, run the engine with the run's own MCP client pool (each
  * session it opens recorded on the run), close the pool, then record the terminal state — in
- * that order, so no MCP session outlives its run — and publish `run.finished`.
+ * that order, so no MCP session outlives its run — and publish `run.finished`. With the job's
+ * plan, the workflow version, the toolsets and the sessions the run will surely need are loaded
+ * and opened while the claim is under way (run-preparation.ts); a session is kept on record only
+ * once the run is held, and the pool is closed whatever becomes of the claim.
  */
 @Injectable()
 export class RunExecutor {
@@ -55,8 +57,7 @@ export class RunExecutor {
     @Optional() @Inject(ENGINE_EXTRAS) private readonly extras: Record<string, unknown> | undefined,
     private readonly runs: RunRepository,
     private readonly executions: NodeExecutionRepository,
-    private readonly workflows: WorkflowRepository,
-    private readonly catalog: ToolsetCatalog,
+    private readonly preparer: RunPreparer,
     private readonly sessions: RunSessions,
     private readonly publisher: RunEventsPublisher,
   ) {
@@ -64,60 +65,83 @@ export class RunExecutor {
     this.limits = { maxNodeExecutions, runDeadlineMs, callTimeoutMs, concurrency: runConcurrency, maxOutputBytes };
   }
 
-  async execute(handle: RunHandle): Promise<ExecutionResult> {
+  /** `plan`: what the job says the run executes, so that loading and connecting start with the claim. */
+  async execute(handle: RunHandle, plan?: RunPlan): Promise<ExecutionResult> {
     const lease = randomUUID();
-    const run = await this.runs.claim(handle.runId, lease);
-    if (!run) return 'not-active';
-    await this.sessions.endLeftovers(run);
-    if (run.claims > MAX_RUN_CLAIMS) {
+    // Held once claimed and rid of the sessions an earlier attempt left open (before anything else).
+    const taken = this.runs.claim(handle.runId, lease).then(async (claimed) => {
+      if (claimed) await this.sessions.endLeftovers(claimed);
+      return claimed;
+    });
+    const early = plan && Types.ObjectId.isValid(handle.runId) ? this.preparer.prepare(new Types.ObjectId(handle.runId), plan, taken) : undefined;
+    const run = await taken.catch(async (error: unknown) => {
+      await early?.close();
+      throw error;
+    });
+    if (!run || run.claims > MAX_RUN_CLAIMS) {
+      await early?.close();
+      if (!run) return 'not-active';
       return this.fail(run, lease, { code: 'RUN_RECOVERY_EXHAUSTED', message: `the run was started ${MAX_RUN_CLAIMS} times without finishing` });
     }
     if (run.cancelRequestedAt) handle.stop('cancel');
-    const version = (await this.workflows.findVersion(String(run.workflowId), run.version))?.definition;
-    if (!version) return this.fail(run, lease, { code: 'WORKFLOW_VERSION_NOT_FOUND', message: `workflow version ${run.workflowId}/${run.version} is gone` });
-    const recorder = this.sessions.recorder(run._id);
-    const pool = new McpClientPool({ onSessionOpened: recorder.onSessionOpened });
+    let prepared: PreparedRun | undefined = early;
+    if (!prepared?.matches(run)) {
+      await prepared?.close();
+      prepared = this.preparer.prepare(run._id, { workflowId: String(run.workflowId), version: run.version }, taken);
+    }
     try {
-      const catalog = runCatalog(this.catalog);
-      const outcome = await runWorkflow({
-        runId: handle.runId,
-        workflow: version,
-        inputs: toRunView(run).inputs,
-        registry: this.registry,
-        services: {
-          tools: new PooledToolInvoker(pool, recorder.targets, catalog, this.config.limits.callTimeoutMs),
-          catalog,
-          clock: systemClock,
-          ...(this.extras && { extras: this.extras }),
-        },
-        store: run.claims === 1 ? firstClaimStore(this.executions) : this.executions,
-        limits: this.limits,
-        signal: handle.signal,
-        startedAt: (run.startedAt ?? run.createdAt).getTime(),
-        onEvent: (event) => this.publisher.engineEvent(event, run.claims),
-        redact: await createRedactor(version, catalog),
-      });
-      await pool.closeAll();
-      return await this.settle(run, lease, handle, outcome);
+      return await this.run(handle, run, lease, prepared);
     } finally {
-      await pool.closeAll();
+      await prepared.close();
     }
   }
 
-  private async settle(run: RunDoc, lease: string, handle: RunHandle, outcome: RunOutcome): Promise<ExecutionResult> {
-    if (handle.cause === 'lease-lost') return 'lost';
-    if (handle.cause === 'shutdown') {
+  /** The engine with the run's prepared means; the pool is closed before the terminal write. */
+  private async run(handle: RunHandle, run: RunDoc, lease: string, prepared: PreparedRun): Promise<ExecutionResult> {
+    const version = await prepared.definition;
+    if (!version) {
+      await prepared.close();
+      return this.fail(run, lease, { code: 'WORKFLOW_VERSION_NOT_FOUND', message: `workflow version ${run.workflowId}/${run.version} is gone` });
+    }
+    const catalog = prepared.toolsets;
+    const outcome = await runWorkflow({
+      runId: handle.runId,
+      workflow: version,
+      inputs: toRunView(run).inputs,
+      registry: this.registry,
+      services: {
+        tools: prepared.invoker,
+        catalog,
+        clock: systemClock,
+        ...(this.extras && { extras: this.extras }),
+      },
+      store: run.claims === 1 ? firstClaimStore(this.executions) : this.executions,
+      limits: this.limits,
+      signal: handle.signal,
+      startedAt: (run.startedAt ?? run.createdAt).getTime(),
+      onEvent: (event) => this.publisher.engineEvent(event, run.claims),
+      redact: await createRedactor(version, catalog),
+    });
+    return this.settle(run, lease, handle, outcome, prepared.close());
+  }
+
+  /** `closing`: the pool's close, done before any write (the terminal write's lease check may overlap it). */
+  private async settle(run: RunDoc, lease: string, handle: RunHandle, outcome: RunOutcome, closing: Promise<void>): Promise<ExecutionResult> {
+    if (handle.cause === 'lease-lost' || handle.cause === 'shutdown') {
+      await closing;
+      if (handle.cause === 'lease-lost') return 'lost';
       await this.runs.release(run._id, lease);
       return 'handed-back';
     }
     const { nodesExecuted, nodesSkipped, nodesFailed } = outcome.stats;
-    const finished = await this.runs.finish(run, lease, {
+    const completion: RunCompletion = {
       status: outcome.status,
       outputs: outcome.outputs,
       ...(outcome.error && { error: outcome.error }),
       stats: { nodesExecuted, nodesSkipped, nodesFailed },
       finishedAt: new Date(),
-    });
+    };
+    const finished = await this.runs.finish(run, lease, completion, closing);
     if (!finished) return 'lost';
     this.publisher.runFinished(finished);
     this.logger.log({ runId: handle.runId, status: finished.status, durationMs: finished.durationMs, claim: run.claims }, 'run finished');

@@ -34,8 +34,9 @@ export class RunSessions {
    * For one claim of a run: one write per session opened, none per call. The writes go one after
    * another: FerretDB v1 applies an update as read, change, write back with nothing around it, so
    * two at once on one document keep only one entry (seen: 10 concurrent `$addToSet` kept 1–2).
+   * `source`: where the run's targets come from (the run's own toolset snapshots in the worker).
    */
-  recorder(runId: RunDoc['_id']): SessionRecorder {
+  recorder(runId: RunDoc['_id'], source: TargetSource = this.targets): SessionRecorder {
     const toolsetOf = new WeakMap<McpTarget, string>();
     let previous: Promise<unknown> = Promise.resolve();
     const inTurn = (write: () => Promise<void>): Promise<void> => {
@@ -46,7 +47,7 @@ export class RunSessions {
     return {
       targets: {
         toolsetConnectionTarget: async (toolsetId) => {
-          const target = await this.targets.toolsetConnectionTarget(toolsetId);
+          const target = await source.toolsetConnectionTarget(toolsetId);
           if (target) toolsetOf.set(target, toolsetId);
           return target;
         },

@@ -1,32 +1,66 @@
-import type { McpClientPool, McpTarget } from '#mcp';
-import { EngineError, type ToolCallRequest, type ToolCallResult, type ToolCatalog, type ToolDescriptor, type ToolInvoker } from '#workflow';
+import { poolKey, type McpClientPool, type McpTarget } from '#mcp';
+import {
+  EngineError,
+  type ConnectionSpec,
+  type ToolCallRequest,
+  type ToolCallResult,
+  type ToolCatalog,
+  type ToolDescriptor,
+  type ToolInvoker,
+  type ToolsetSnapshot,
+} from '#workflow';
 
 /** Where the invoker gets a toolset's MCP target (headers opened, SSRF-safe fetch). */
 export interface TargetSource {
   toolsetConnectionTarget(toolsetId: string): Promise<McpTarget | undefined>;
 }
 
+export interface SnapshotSource {
+  load(toolsetId: string): Promise<ToolsetSnapshot | undefined>;
+}
+
+export interface TargetFactory {
+  targetFor(spec: ConnectionSpec): McpTarget;
+}
+
 /**
- * One run's view of the toolset catalog: each tool looked up once, so a run sees one snapshot
- * of its tools even if a toolset is refreshed meanwhile, and the engine's repeated lookups
- * (validation of inputs, execution) cost one query.
+ * One run's toolsets (ToolsetSnapshots): each read once, its tools and its connection from that
+ * one read, so a run sees one snapshot of a toolset even if it is refreshed meanwhile, and the
+ * engine's repeated lookups (redaction, input checks, calls) cost no further query. The run's
+ * ToolCatalog and the TargetSource of its pool.
  */
-export function runCatalog(catalog: ToolCatalog): ToolCatalog {
-  const tools = new Map<string, Promise<ToolDescriptor | undefined>>();
-  const lists = new Map<string, Promise<ToolDescriptor[] | undefined>>();
-  const remember = <T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> => {
-    let pending = cache.get(key);
+export class RunToolsets implements ToolCatalog, TargetSource {
+  private readonly loads = new Map<string, Promise<ToolsetSnapshot | undefined>>();
+
+  constructor(
+    private readonly snapshots: SnapshotSource,
+    private readonly targets: TargetFactory,
+  ) {}
+
+  load(toolsetId: string): Promise<ToolsetSnapshot | undefined> {
+    let pending = this.loads.get(toolsetId);
     if (!pending) {
-      pending = load();
-      cache.set(key, pending);
-      pending.catch(() => cache.delete(key));
+      pending = this.snapshots.load(toolsetId);
+      this.loads.set(toolsetId, pending);
+      // A failed read is forgotten, so the next lookup tries again.
+      pending.catch(() => this.loads.delete(toolsetId));
     }
     return pending;
-  };
-  return {
-    getTool: (toolsetId, tool) => remember(tools, `${toolsetId}\u0000${tool}`, () => catalog.getTool(toolsetId, tool)),
-    listTools: (toolsetId) => remember(lists, toolsetId, () => catalog.listTools(toolsetId)),
-  };
+  }
+
+  async getTool(toolsetId: string, tool: string): Promise<ToolDescriptor | undefined> {
+    return (await this.load(toolsetId))?.tools.find((candidate) => candidate.name === tool);
+  }
+
+  async listTools(toolsetId: string): Promise<ToolDescriptor[] | undefined> {
+    return (await this.load(toolsetId))?.tools;
+  }
+
+  /** The transport the server spoke at the last listing, so no probing. */
+  async toolsetConnectionTarget(toolsetId: string): Promise<McpTarget | undefined> {
+    const snapshot = await this.load(toolsetId);
+    return snapshot && this.targets.targetFor({ ...snapshot.connection, transport: snapshot.connection.resolvedTransport });
+  }
 }
 
 /**
@@ -35,6 +69,8 @@ export function runCatalog(catalog: ToolCatalog): ToolCatalog {
  */
 export class PooledToolInvoker implements ToolInvoker {
   private readonly targets = new Map<string, Promise<McpTarget | undefined>>();
+  /** Pool keys this invoker has called through: the pool may have opened a session before any call (connected ahead). */
+  private readonly used = new Set<string>();
 
   constructor(
     private readonly pool: McpClientPool,
@@ -48,7 +84,13 @@ export class PooledToolInvoker implements ToolInvoker {
     const target = await this.targetOf(request.toolsetId);
     if (!target) throw new EngineError('UNKNOWN_TOOLSET', `toolset "${request.toolsetId}" does not exist (deleted after the run started?)`);
     const descriptor = await this.catalog.getTool(request.toolsetId, request.tool);
-    const { connection, reused } = await this.pool.acquire(target);
+    const key = poolKey(target);
+    const firstCall = !this.used.has(key);
+    this.used.add(key);
+    const acquired = await this.pool.acquire(target);
+    const { connection } = acquired;
+    // Reused: a session an earlier call of this run used, not one merely opened ahead of it.
+    const reused = acquired.reused && !firstCall;
     const timeoutMs = request.timeoutMs === undefined || request.timeoutMs === this.defaultCallTimeoutMs ? target.timeoutMs : request.timeoutMs;
     const result = await connection.callTool(request.tool, request.arguments, {
       signal: request.signal,
@@ -64,6 +106,12 @@ export class PooledToolInvoker implements ToolInvoker {
       transport: connection.transport,
       sessionReused: reused,
     };
+  }
+
+  /** Opens a toolset's session before a call needs it; a failure is left for that call to meet (the pool forgets it). */
+  async connectAhead(toolsetId: string): Promise<void> {
+    const target = await this.targetOf(toolsetId);
+    if (target) await this.pool.acquire(target);
   }
 
   private targetOf(toolsetId: string): Promise<McpTarget | undefined> {

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Types } from 'mongoose';
+import type { McpHttpTarget } from '#mcp';
+import { startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
+import {
+  DEFAULT_ENGINE_LIMITS,
+  type AppConfig,
+  type ConnectionSpec,
+  type RunDoc,
+  type RunMcpSessionDoc,
+  type RunRepository,
+  type ToolsetSnapshot,
+  type ToolsetSnapshots,
+  type ToolsetTargets,
+  type WorkflowDefinition,
+  type WorkflowRepository,
+} from '#workflow';
+import { certainToolsets, RunPreparer } from './run-preparation.js';
+import { RunSessions } from './run-sessions.js';
+
+const echo = { name: 'echo', usable: true, inputSchema: { type: 'object', properties: { message: { type: 'string' } } }, inputs: [], outputs: [], annotations: {} };
+
+function workflow(edges: WorkflowDefinition['edges'], toolsets: Record<string, string>): WorkflowDefinition {
+  const tools = Object.entries(toolsets).map(([id, toolsetId]) => ({ id, type: 'mcpTool', config: { toolsetId, tool: 'echo' }, inputs: {} }));
+  return { name: 'w', nodes: [{ id: 'start', type: 'start', config: {}, inputs: {} }, ...tools, { id: 'if', type: 'condition', config: {}, inputs: {} }], edges };
+}
+
+describe('certainToolsets', () => {
+  it('follows default edges from start only: no branch, no error handle', () => {
+    const definition = workflow(
+      [
+        { source: 'start', target: 'a' },
+        { source: 'a', target: 'if' },
+        { source: 'if', sourceHandle: 'branch:x', target: 'b' },
+        { source: 'a', sourceHandle: 'error', target: 'c' },
+        { source: 'start', target: 'd' },
+        { source: 'start', target: 'missing' },
+      ],
+      { a: 'ts-1', b: 'ts-2', c: 'ts-3', d: 'ts-1' },
+    );
+    expect(certainToolsets(definition)).toEqual(['ts-1']);
+  });
+});
+
+describe('RunPreparer', () => {
+  let server: FixtureServer;
+  const reads: string[] = [];
+  const recorded: RunMcpSessionDoc[] = [];
+  let preparer: RunPreparer;
+  const definition = workflow([{ source: 'start', target: 'a' }], { a: 'ts-1' });
+  const plan = { workflowId: new Types.ObjectId().toHexString(), version: 3 };
+
+  beforeAll(async () => {
+    server = await startFixtureServer();
+    const snapshot: ToolsetSnapshot = {
+      connection: { url: server.url, headers: {}, transport: 'auto', resolvedTransport: 'streamable-http', revision: 1 },
+      tools: [{ toolsetId: 'ts-1', ...echo }] as unknown as ToolsetSnapshot['tools'],
+    };
+    const snapshots = { load: async (id: string) => (reads.push(id), id === 'ts-1' ? snapshot : undefined) } as unknown as ToolsetSnapshots;
+    const targets = { targetFor: (spec: ConnectionSpec): McpHttpTarget => ({ url: spec.url, transport: spec.transport }) } as unknown as ToolsetTargets;
+    const runs = { recordSession: async (_id: unknown, session: RunMcpSessionDoc) => void recorded.push(session) } as unknown as RunRepository;
+    const workflows = { findVersion: async () => ({ definition }) } as unknown as WorkflowRepository;
+    const config = { limits: { callTimeoutMs: DEFAULT_ENGINE_LIMITS.callTimeoutMs } } as AppConfig;
+    preparer = new RunPreparer(config, workflows, snapshots, targets, new RunSessions(runs, targets));
+  });
+  afterAll(() => server.close());
+
+  it('connects ahead to the toolsets the run surely calls, records the session once the run is held, and calls through it', async () => {
+    reads.length = 0;
+    recorded.length = 0;
+    let hold: (run: RunDoc | undefined) => void = () => undefined;
+    const taken = new Promise<RunDoc | undefined>((resolve) => (hold = resolve));
+    const prepared = preparer.prepare(new Types.ObjectId(), plan, taken);
+    await waitUntil(() => server.sessions() === 1, 2_000, 'a session opened ahead');
+    expect(recorded).toEqual([]);
+    hold({ _id: new Types.ObjectId(), workflowId: new Types.ObjectId(plan.workflowId), version: 3 } as RunDoc);
+    const result = await prepared.invoker.callTool({ toolsetId: 'ts-1', tool: 'echo', arguments: { message: 'hi' }, signal: new AbortController().signal });
+    expect(result).toMatchObject({ text: 'hi', sessionReused: false });
+    expect(await prepared.invoker.callTool({ toolsetId: 'ts-1', tool: 'echo', arguments: { message: 'again' }, signal: new AbortController().signal })).toMatchObject({ sessionReused: true });
+    expect(recorded).toHaveLength(1);
+    expect(reads).toEqual(['ts-1']);
+    expect(server.sessions()).toBe(1);
+    await prepared.close();
+    expect(server.sessions()).toBe(0);
+  });
+
+  it('ends a session opened ahead without recording it when the run turns out not to be this worker’s', async () => {
+    recorded.length = 0;
+    let hold: (run: RunDoc | undefined) => void = () => undefined;
+    const prepared = preparer.prepare(new Types.ObjectId(), plan, new Promise((resolve) => (hold = resolve)));
+    await waitUntil(() => server.sessions() === 1, 2_000, 'a session opened ahead');
+    hold(undefined);
+    await waitUntil(() => server.sessions() === 0, 2_000, 'the refused session ended');
+    await prepared.close();
+    expect(recorded).toEqual([]);
+    expect(server.sessions()).toBe(0);
+  });
+
+  it('tells whether a claimed run is the one the job announced', () => {
+    const prepared = preparer.prepare(new Types.ObjectId(), plan, Promise.resolve(undefined));
+    const run = (version: number) => ({ workflowId: new Types.ObjectId(plan.workflowId), version }) as RunDoc;
+    expect(prepared.matches(run(3))).toBe(true);
+    expect(prepared.matches(run(4))).toBe(false);
+    return prepared.close();
+  });
+});

@@ -1,0 +1,104 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { McpClientPool, type PooledSession } from '#mcp';
+import {
+  APP_CONFIG,
+  DEFAULT_HANDLE,
+  START_NODE_TYPE,
+  ToolsetSnapshots,
+  ToolsetTargets,
+  WorkflowRepository,
+  type AppConfig,
+  type RunDoc,
+  type WorkflowDefinition,
+} from '#workflow';
+import { RunSessions } from './run-sessions.js';
+import { PooledToolInvoker, RunToolsets } from './run-tools.js';
+
+/** What a run executes. */
+export interface RunPlan {
+  workflowId: string;
+  version: number;
+}
+
+/**
+ * Toolsets of the mcpTool nodes that run whenever the workflow runs and no node fails: those
+ * reached from `start` along default (`out`) edges only, so no branch that may not be taken.
+ */
+export function certainToolsets(workflow: WorkflowDefinition): string[] {
+  const nodes = new Map(workflow.nodes.map((node) => [node.id, node]));
+  const reached = new Set(workflow.nodes.filter((node) => node.type === START_NODE_TYPE).map((node) => node.id));
+  for (const id of reached) {
+    for (const edge of workflow.edges) {
+      if (edge.source === id && (edge.sourceHandle ?? DEFAULT_HANDLE) === DEFAULT_HANDLE && nodes.has(edge.target)) reached.add(edge.target);
+    }
+  }
+  const toolsets = new Set<string>();
+  for (const id of reached) {
+    const node = nodes.get(id);
+    if (node?.type === 'mcpTool' && typeof node.config?.toolsetId === 'string') toolsets.add(node.config.toolsetId);
+  }
+  return [...toolsets];
+}
+
+/**
+ * One run's means, set up from its plan: the workflow version (cached: versions are immutable),
+ * its toolsets (one read each), its MCP client pool and the engine's ToolInvoker over it — and,
+ * at once, sessions with the servers the run will call for sure, so that connecting overlaps
+ * with claiming the run and writing its first nodes instead of following them.
+ */
+export class PreparedRun {
+  readonly definition: Promise<WorkflowDefinition | undefined>;
+
+  constructor(
+    readonly plan: RunPlan,
+    definition: Promise<WorkflowDefinition | undefined>,
+    readonly toolsets: RunToolsets,
+    readonly pool: McpClientPool,
+    readonly invoker: PooledToolInvoker,
+  ) {
+    this.definition = definition;
+    // Failures surface where the executor awaits the definition or a node calls its tool.
+    definition.catch(() => undefined);
+    void definition.then((workflow) => workflow && Promise.all(certainToolsets(workflow).map((toolsetId) => invoker.connectAhead(toolsetId)))).catch(() => undefined);
+  }
+
+  /** Whether the claimed run is the one this was prepared for (the job's plan is only a hint). */
+  matches(run: RunDoc): boolean {
+    return String(run.workflowId) === this.plan.workflowId && run.version === this.plan.version;
+  }
+
+  /** Ends every session of the run (pending connects included). */
+  close(): Promise<void> {
+    return this.pool.closeAll();
+  }
+}
+
+@Injectable()
+export class RunPreparer {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly workflows: WorkflowRepository,
+    private readonly snapshots: ToolsetSnapshots,
+    private readonly targets: ToolsetTargets,
+    private readonly sessions: RunSessions,
+  ) {}
+
+  /**
+   * `taken` resolves with the run once this worker holds it (claimed, an earlier attempt's
+   * sessions ended), or undefined: sessions go on record only then, since a record must not
+   * reach a run this worker does not hold, nor race the claim's own write.
+   */
+  prepare(runId: RunDoc['_id'], plan: RunPlan, taken: Promise<RunDoc | undefined>): PreparedRun {
+    const toolsets = new RunToolsets(this.snapshots, this.targets);
+    const recorder = this.sessions.recorder(runId, toolsets);
+    const onSessionOpened = async (session: PooledSession): Promise<void> => {
+      // A session opened ahead of the claim is refused (the pool closes it) if the run is not ours.
+      if (!(await taken)) throw new Error(`run ${String(runId)} is not held by this worker: its MCP session is not kept`);
+      await recorder.onSessionOpened(session);
+    };
+    const pool = new McpClientPool({ onSessionOpened });
+    const invoker = new PooledToolInvoker(pool, recorder.targets, toolsets, this.config.limits.callTimeoutMs);
+    const definition = this.workflows.findVersion(plan.workflowId, plan.version).then((version) => version?.definition);
+    return new PreparedRun(plan, definition, toolsets, pool, invoker);
+  }
+}
