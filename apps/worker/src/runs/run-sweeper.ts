@@ -66,7 +66,7 @@ export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown
     const deadline = (run.startedAt ?? run.createdAt).getTime() + this.config.limits.runDeadlineMs;
     if (Date.now() > deadline) return this.fail(run, 'RUN_DEADLINE_EXCEEDED', `the run passed its deadline of ${this.config.limits.runDeadlineMs} ms without a live job`);
     if (state === 'completed') await this.queue.removeJob(runId);
-    await this.queue.enqueue(runId);
+    await this.queue.enqueue(runId, { workflowId: String(run.workflowId), version: run.version });
     await this.runs.confirm(run._id);
     this.logger.log({ runId, status: run.status }, 'run had no job: enqueued again');
   }

@@ -8,7 +8,7 @@ export interface RunJobData {
   /**
    * What the run executes, as the API stored it: lets the worker load the workflow version and
    * connect to its MCP servers while it claims the run. A hint only — the claimed run document
-   * decides — and absent from jobs the recovery sweep adds.
+   * decides — and absent from jobs enqueued before it existed.
    */
   workflowId?: string;
   version?: number;
