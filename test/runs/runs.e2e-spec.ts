@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import mongoose from 'mongoose';
 import { basicTools, startFixtureServer, type FixtureServer } from '#mcp/testing';
 import type { LogItem, RunView } from '#workflow';
 import { api } from '../support/http.js';
@@ -243,6 +244,17 @@ describe('runs: branching, parallelism, errors, retries, logs', () => {
     expect(items.map((item) => item.nodeId)).toEqual(['start', 't0', 't1', 't2', 't3', 't4', 'end']);
     for (const item of items) {
       for (const key of ['seq', 'nodeId', 'type', 'name', 'status', 'attempt', 'startedAt', 'finishedAt', 'durationMs', 'inputs', 'outputs', 'error']) expect(item).toHaveProperty(key);
+    }
+    // Records are keyed <runId>:<seq>; the indexes MongoDB serves the log, resume and the sweep from exist.
+    const db = await mongoose.createConnection(stack.config.mongoUrl, { serverSelectionTimeoutMS: 3000 }).asPromise();
+    try {
+      const records = await db.collection('node_executions').find({ runId: new mongoose.Types.ObjectId(run.id) }, { projection: { _id: 1 } }).toArray();
+      expect(records.map((record) => record._id).sort()).toEqual([1, 2, 3, 4, 5, 6, 7].map((seq) => `${run.id}:${seq}`).sort());
+      const keys = async (collection: string) => (await db.collection(collection).indexes()).map((index) => JSON.stringify(index.key));
+      expect(await keys('node_executions')).toContain(JSON.stringify({ runId: 1, seq: 1 }));
+      expect(await keys('runs')).toEqual(expect.arrayContaining([{ status: 1, checkedAt: 1 }, { workflowId: 1, _id: -1 }].map((key) => JSON.stringify(key))));
+    } finally {
+      await db.close();
     }
   });
 });
