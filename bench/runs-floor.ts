@@ -1,7 +1,17 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Queue, Worker } from 'bullmq';
-import { redisConnectionOptions, type AppConfig } from '#workflow';
+import {
+  NodeExecutionRepository,
+  NodeExecutionSchema,
+  redisConnectionOptions,
+  RunRepository,
+  RunSchema,
+  type AppConfig,
+  type ExecutionRecord,
+  type NodeExecutionDoc,
+  type RunDoc,
+} from '#workflow';
 
 /**
  * The floor of a run: what any design needs at least — one BullMQ job through Redis and one MCP
@@ -25,6 +35,22 @@ export async function rawMcpClient(url: string): Promise<RawMcpClient> {
       await client.close();
     },
   };
+}
+
+/**
+ * What a run's own MCP session costs at least (SPEC §1: one per run, ended with the run): connect
+ * (initialize), one call, DELETE, with the bare SDK client, sequentially: per-session times (ms).
+ */
+export async function timeRawMcpSessions(url: string, count: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let index = 0; index < count; index++) {
+    const began = performance.now();
+    const client = await rawMcpClient(url);
+    await client.echo(`session ${index}`);
+    await client.close();
+    times.push(performance.now() - began);
+  }
+  return times;
 }
 
 /** One MCP call on an open connection, sequentially: per-call times (ms). */
@@ -108,21 +134,33 @@ export async function throughput(total: number, concurrency: number, task: () =>
 }
 
 /**
- * The store's share: the fewest database operations a durable run of three nodes needs — insert
- * the run, claim it (guarded), one record per node, finish it (guarded) — on scratch collections
- * of the same database. Returns per-run times (ms) done one at a time, then runs/s with `inFlight`.
+ * The store's share: the writes a durable run of three nodes makes, through the product's own
+ * repositories (so with the same guarded transitions) on scratch collections of the same database
+ * — insert the run, claim it, record its MCP session, one record per node, finish it. Returns
+ * per-run times (ms) done one at a time, then runs/s with `inFlight`. The worker overlaps some of
+ * these with other work (the claim with connecting); here they are back to back.
  */
 export async function storeFloor(mongoUrl: string, count: number, inFlight: number): Promise<{ times: number[]; runsPerSecond: number }> {
   const { default: mongoose } = await import('mongoose');
   const connection = await mongoose.createConnection(mongoUrl, { maxPoolSize: inFlight + 5 }).asPromise();
-  const runs = connection.collection('floor_runs');
-  const records = connection.collection('floor_executions');
-  await records.createIndex({ runId: 1, seq: 1 }, { unique: true });
+  const runModel = connection.model<RunDoc>('FloorRun', RunSchema, 'floor_runs');
+  const recordModel = connection.model<NodeExecutionDoc>('FloorExecution', NodeExecutionSchema, 'floor_executions');
+  await Promise.all([runModel.init(), recordModel.init()]);
+  const runs = new RunRepository(runModel);
+  const executions = new NodeExecutionRepository(recordModel);
+  const workflowId = new mongoose.Types.ObjectId().toHexString();
+  const record = (runId: string, seq: number): ExecutionRecord => {
+    const now = Date.now();
+    return { runId, seq, nodeId: `n${seq}`, type: 'template', status: 'succeeded', attempt: 1, startedAt: now, finishedAt: now, durationMs: 0, inputs: {}, outputs: { text: 'x' }, activeHandles: ['out'], state: { outputs: { text: 'x' } } };
+  };
   const oneRun = async () => {
-    const { insertedId } = await runs.insertOne({ status: 'queued', inputs: '{}', claims: 0, createdAt: new Date(), checkedAt: new Date() });
-    await runs.findOneAndUpdate({ _id: insertedId, status: { $in: ['queued', 'running'] } }, { $set: { status: 'running', lease: 'l' }, $inc: { claims: 1 } });
-    for (let seq = 1; seq <= 3; seq++) await records.insertOne({ runId: insertedId, seq, inputs: '{}', outputs: '{}' });
-    await runs.findOneAndUpdate({ _id: insertedId, lease: 'l', status: 'running' }, { $set: { status: 'succeeded' }, $unset: { lease: 1 } });
+    const { run: inserted } = await runs.insert({ workflowId, version: 1, inputs: { message: 'floor' } });
+    const runId = String(inserted._id);
+    const run = await runs.claim(runId, 'lease');
+    if (!run) throw new Error('store floor: claim failed');
+    await runs.recordSession(run._id, { toolsetId: 'floor', sessionId: runId });
+    for (let seq = 1; seq <= 3; seq++) await executions.saveExecution(record(runId, seq));
+    if (!(await runs.finish(run, 'lease', { status: 'succeeded', outputs: { echoed: 'floor' }, finishedAt: new Date() }))) throw new Error('store floor: finish failed');
   };
   try {
     const times: number[] = [];
@@ -131,8 +169,8 @@ export async function storeFloor(mongoUrl: string, count: number, inFlight: numb
       await oneRun();
       times.push(performance.now() - began);
     }
-    await runs.deleteMany({});
-    await records.deleteMany({});
+    await runModel.deleteMany({});
+    await recordModel.deleteMany({});
     return { times, runsPerSecond: await throughput(count, inFlight, oneRun) };
   } finally {
     await connection.dropCollection('floor_runs').catch(() => undefined);

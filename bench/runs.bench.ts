@@ -4,13 +4,15 @@
  *   (b) end-to-end latency of `start → mcpTool(echo) → end`, POST to terminal (`?wait`), p50/p95,
  *       beside its floor: BullMQ add→completed p50 + one raw MCP call p50;
  *   (c) throughput in runs/s with ONE worker process, beside the floor's: BullMQ jobs that each
- *       make one raw MCP call, with as many in flight.
+ *       make one raw MCP call, with as many in flight;
+ *   (d) the shares a durable run cannot avoid, on the same machine: its own MCP session (connect,
+ *       call, DELETE) and the store's writes of one run, each alone.
  * Prints a table and writes bench/results/runs.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { measureEngineOverhead } from './engine.bench.js';
-import { floorThroughput, rawMcpClient, storeFloor, throughput, timeBullmqJobs, timeRawMcpCalls } from './runs-floor.js';
+import { floorThroughput, rawMcpClient, storeFloor, throughput, timeBullmqJobs, timeRawMcpCalls, timeRawMcpSessions } from './runs-floor.js';
 import { startBenchStack, type BenchStack } from './runs-stack.js';
 
 const ENGINE_NODES = 1000;
@@ -78,6 +80,8 @@ async function main() {
     const client = await rawMcpClient(stack.fixture.url);
     await timeRawMcpCalls(client, WARM_UP_RUNS);
     const mcpTimes = await timeRawMcpCalls(client, FLOOR_SAMPLES);
+    await timeRawMcpSessions(stack.fixture.url, WARM_UP_RUNS);
+    const sessionTimes = await timeRawMcpSessions(stack.fixture.url, FLOOR_SAMPLES);
     const jobTimes = await timeBullmqJobs(stack.config, FLOOR_SAMPLES);
 
     await stack.clearRuns();
@@ -112,8 +116,12 @@ async function main() {
         floor: { jobsWithOneMcpCallPerSecond: round(floorJobsPerSecond, 1) },
         ratio_vs_floor: round(runsPerSecond / floorJobsPerSecond, 3),
       },
+      session: {
+        what: 'a fresh MCP session per run with the bare SDK client: connect (initialize), one echo call, DELETE; sequential',
+        p50Ms: percentile(sessionTimes, 0.5),
+      },
       store: {
-        what: 'the fewest DB operations of a durable 3-node run (insert, guarded claim, 3 records, guarded finish), same database, no API/queue/MCP',
+        what: "the store writes of a durable 3-node run through the product's repositories (insert, claim, session record, 3 node records, finish), same database, no API/queue/MCP",
         p50Ms: percentile(store.times, 0.5),
         runsPerSecondInFlight: round(store.runsPerSecond, 1),
       },
@@ -139,6 +147,7 @@ console.table([
   { measure: 'run latency p50 (POST → succeeded)', ours: `${result.latency.p50Ms} ms`, floor: `${result.latency.floor.p50Ms} ms`, ratio: result.latency.ratio_p50_vs_floor },
   { measure: 'run latency p95', ours: `${result.latency.p95Ms} ms`, floor: '—', ratio: '—' },
   { measure: `throughput, 1 worker, ${IN_FLIGHT} in flight`, ours: `${result.throughput.runsPerSecond} runs/s`, floor: `${result.throughput.floor.jobsWithOneMcpCallPerSecond} jobs/s`, ratio: result.throughput.ratio_vs_floor },
+  { measure: 'MCP session alone: connect + call + DELETE', ours: '—', floor: `${result.session.p50Ms} ms p50`, ratio: '—' },
   { measure: 'store alone: durable writes of one run', ours: '—', floor: `${result.store.p50Ms} ms p50, ${result.store.runsPerSecondInFlight} runs/s`, ratio: '—' },
 ]);
 console.log(`floor p50 = BullMQ add→completed ${result.latency.floor.bullmqAddToCompletedP50Ms} ms + raw MCP call ${result.latency.floor.mcpCallP50Ms} ms; MCP sessions left open: ${result.sessionsLeaked}`);
