@@ -5,12 +5,15 @@ import {
   NodeExecutionRepository,
   NodeExecutionSchema,
   redisConnectionOptions,
+  RunMcpSessionSchema,
   RunRepository,
   RunSchema,
+  RunSessionRepository,
   type AppConfig,
   type ExecutionRecord,
   type NodeExecutionDoc,
   type RunDoc,
+  type RunMcpSessionRecordDoc,
 } from '#workflow';
 
 /**
@@ -136,17 +139,19 @@ export async function throughput(total: number, concurrency: number, task: () =>
 /**
  * The store's share: the writes a durable run of three nodes makes, through the product's own
  * repositories (so with the same guarded transitions) on scratch collections of the same database
- * — insert the run, claim it, record its MCP session, one record per node, finish it. Returns
- * per-run times (ms) done one at a time, then runs/s with `inFlight`. The worker overlaps some of
- * these with other work (the claim with connecting); here they are back to back.
+ * — insert the run, claim it, record its MCP session, one record per node, finish it, forget the
+ * session. Returns per-run times (ms) done one at a time, then runs/s with `inFlight`. The worker
+ * overlaps some of these with other work (the claim with connecting); here they are back to back.
  */
 export async function storeFloor(mongoUrl: string, count: number, inFlight: number): Promise<{ times: number[]; runsPerSecond: number }> {
   const { default: mongoose } = await import('mongoose');
   const connection = await mongoose.createConnection(mongoUrl, { maxPoolSize: inFlight + 5 }).asPromise();
   const runModel = connection.model<RunDoc>('FloorRun', RunSchema, 'floor_runs');
   const recordModel = connection.model<NodeExecutionDoc>('FloorExecution', NodeExecutionSchema, 'floor_executions');
-  await Promise.all([runModel.init(), recordModel.init()]);
+  const sessionModel = connection.model<RunMcpSessionRecordDoc>('FloorSession', RunMcpSessionSchema, 'floor_sessions');
+  await Promise.all([runModel.init(), recordModel.init(), sessionModel.init()]);
   const runs = new RunRepository(runModel);
+  const sessions = new RunSessionRepository(sessionModel);
   const executions = new NodeExecutionRepository(recordModel);
   const workflowId = new mongoose.Types.ObjectId().toHexString();
   const record = (runId: string, seq: number): ExecutionRecord => {
@@ -158,9 +163,11 @@ export async function storeFloor(mongoUrl: string, count: number, inFlight: numb
     const runId = String(inserted._id);
     const run = await runs.claim(runId, 'lease');
     if (!run) throw new Error('store floor: claim failed');
-    await runs.recordSession(run._id, { toolsetId: 'floor', sessionId: runId });
+    const session = { toolsetId: 'floor', sessionId: runId };
+    await sessions.record(run._id, session);
     for (let seq = 1; seq <= 3; seq++) await executions.saveExecution(record(runId, seq));
     if (!(await runs.finish(run, 'lease', { status: 'succeeded', outputs: { echoed: 'floor' }, finishedAt: new Date() }))) throw new Error('store floor: finish failed');
+    await sessions.forget(run._id, [session]);
   };
   try {
     const times: number[] = [];
@@ -175,6 +182,7 @@ export async function storeFloor(mongoUrl: string, count: number, inFlight: numb
   } finally {
     await connection.dropCollection('floor_runs').catch(() => undefined);
     await connection.dropCollection('floor_executions').catch(() => undefined);
+    await connection.dropCollection('floor_sessions').catch(() => undefined);
     await connection.close();
   }
 }

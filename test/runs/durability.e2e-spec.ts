@@ -22,12 +22,12 @@ function crashFlow(ts: string, slowSteps: number) {
   return { name: 'crash', nodes, edges: nodes.slice(1).map((node, index) => ({ source: nodes[index].id, target: node.id })) };
 }
 
-/** The MCP sessions the run's document has on record (the API never shows them). */
-async function recordedSessions(config: AppConfig, runId: string): Promise<unknown[] | undefined> {
+/** The MCP sessions the run has on record in `run_mcp_sessions` (the API never shows them). */
+async function recordedSessions(config: AppConfig, runId: string): Promise<unknown[]> {
   const connection = await mongoose.createConnection(config.mongoUrl, { serverSelectionTimeoutMS: 3000 }).asPromise();
   try {
-    const run = await connection.collection('runs').findOne({ _id: new mongoose.Types.ObjectId(runId) });
-    return run?.mcpSessions as unknown[] | undefined;
+    const records = await connection.collection('run_mcp_sessions').find({ runId: new mongoose.Types.ObjectId(runId) }).toArray();
+    return records.map(({ toolsetId, sessionId }) => ({ toolsetId, sessionId }));
   } finally {
     await connection.close();
   }
@@ -76,7 +76,7 @@ describe('durability: a worker process dies or stops mid-run', () => {
     expect(await doomed.exited).toBeNull();
     const midway = await api<RunView>(apiUrl, 'GET', `/runs/${run.body.id}`);
     expect(midway.body.status).toBe('running');
-    // The killed process's session is still open on the server, and on record in the run.
+    // The killed process's session is still open on the server, and on record for the run.
     expect(fixture.sessions()).toBe(1);
     expect(await recordedSessions(config, run.body.id)).toEqual([{ toolsetId: ts, sessionId: expect.any(String) }]);
 
@@ -91,7 +91,7 @@ describe('durability: a worker process dies or stops mid-run', () => {
     expect(events[0]).toMatchObject({ type: 'run.started', claim: 2 });
     // The resuming worker ended the killed one's session before it started; its own closed with the run.
     await expectNoSessions(fixture);
-    expect(await recordedSessions(config, run.body.id)).toBeUndefined();
+    expect(await recordedSessions(config, run.body.id)).toEqual([]);
   }, 60_000);
 
   it('SIGTERM hands the unfinished run back at once (no lock expiry to wait for) and leaves no session open', async () => {
@@ -176,7 +176,7 @@ describe('durability: the job of a running run is lost with its worker', () => {
     const logs = await allLogs(apiUrl, runId);
     expect(logs.filter((item) => item.nodeId === 'first')).toHaveLength(1);
     await expectNoSessions(fixture);
-    expect(await recordedSessions(config, runId)).toBeUndefined();
+    expect(await recordedSessions(config, runId)).toEqual([]);
   }, 60_000);
 
   it('past its deadline, the sweep fails it instead: no run stays running forever', async () => {

@@ -253,6 +253,7 @@ describe('runs: branching, parallelism, errors, retries, logs', () => {
       const keys = async (collection: string) => (await db.collection(collection).indexes()).map((index) => JSON.stringify(index.key));
       expect(await keys('node_executions')).toContain(JSON.stringify({ runId: 1, seq: 1 }));
       expect(await keys('runs')).toEqual(expect.arrayContaining([{ status: 1, checkedAt: 1 }, { workflowId: 1, _id: -1 }].map((key) => JSON.stringify(key))));
+      expect(await keys('run_mcp_sessions')).toContain(JSON.stringify({ runId: 1 }));
     } finally {
       await db.close();
     }

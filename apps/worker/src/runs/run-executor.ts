@@ -69,8 +69,9 @@ export class RunExecutor {
   async execute(handle: RunHandle, plan?: RunPlan): Promise<ExecutionResult> {
     const lease = randomUUID();
     // Held once claimed and rid of the sessions an earlier attempt left open (before anything else).
+    // A first claim has none to look for: sessions are recorded only once a claim holds the run.
     const taken = this.runs.claim(handle.runId, lease).then(async (claimed) => {
-      if (claimed) await this.sessions.endLeftovers(claimed);
+      if (claimed && claimed.claims > 1) await this.sessions.endLeftovers(claimed);
       return claimed;
     });
     const early = plan && Types.ObjectId.isValid(handle.runId) ? this.preparer.prepare(new Types.ObjectId(handle.runId), plan, taken) : undefined;
@@ -78,21 +79,28 @@ export class RunExecutor {
       await early?.close();
       throw error;
     });
-    if (!run || run.claims > MAX_RUN_CLAIMS) {
-      await early?.close();
-      if (!run) return 'not-active';
-      return this.fail(run, lease, { code: 'RUN_RECOVERY_EXHAUSTED', message: `the run was started ${MAX_RUN_CLAIMS} times without finishing` });
-    }
-    if (run.cancelRequestedAt) handle.stop('cancel');
     let prepared: PreparedRun | undefined = early;
-    if (!prepared?.matches(run)) {
-      await prepared?.close();
-      prepared = this.preparer.prepare(run._id, { workflowId: String(run.workflowId), version: run.version }, taken);
-    }
     try {
-      return await this.run(handle, run, lease, prepared);
+      if (!run || run.claims > MAX_RUN_CLAIMS) {
+        await early?.close();
+        if (!run) return 'not-active';
+        return await this.fail(run, lease, { code: 'RUN_RECOVERY_EXHAUSTED', message: `the run was started ${MAX_RUN_CLAIMS} times without finishing` });
+      }
+      if (run.cancelRequestedAt) handle.stop('cancel');
+      if (!prepared?.matches(run)) {
+        await prepared?.close();
+        prepared = this.preparer.prepare(run._id, { workflowId: String(run.workflowId), version: run.version }, taken);
+      }
+      try {
+        return await this.run(handle, run, lease, prepared);
+      } finally {
+        await prepared.close();
+      }
     } finally {
-      await prepared.close();
+      // Only now, after the terminal (or hand-back) write, so the run's result is not kept waiting.
+      // A crash before this leaves records of ended sessions: a resumed run's claim gets a 404 for
+      // each and forgets it; a finished run's stay behind, inert (nothing reads them).
+      await Promise.all([...new Set([early, prepared])].map((means) => means?.forgetSessions()));
     }
   }
 

@@ -8,7 +8,7 @@ import {
   type ConnectionSpec,
   type RunDoc,
   type RunMcpSessionDoc,
-  type RunRepository,
+  type RunSessionRepository,
   type ToolsetSnapshot,
   type ToolsetSnapshots,
   type ToolsetTargets,
@@ -58,7 +58,7 @@ describe('RunPreparer', () => {
     };
     const snapshots = { load: async (id: string) => (reads.push(id), id === 'ts-1' ? snapshot : undefined) } as unknown as ToolsetSnapshots;
     const targets = { targetFor: (spec: ConnectionSpec): McpHttpTarget => ({ url: spec.url, transport: spec.transport }) } as unknown as ToolsetTargets;
-    const runs = { recordSession: async (_id: unknown, session: RunMcpSessionDoc) => void recorded.push(session) } as unknown as RunRepository;
+    const runs = { record: async (_id: unknown, session: RunMcpSessionDoc) => void recorded.push(session) } as unknown as RunSessionRepository;
     const workflows = { findVersion: async () => ({ definition }) } as unknown as WorkflowRepository;
     const config = { limits: { callTimeoutMs: DEFAULT_ENGINE_LIMITS.callTimeoutMs } } as AppConfig;
     preparer = new RunPreparer(config, workflows, snapshots, targets, new RunSessions(runs, targets));

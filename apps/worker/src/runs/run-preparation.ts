@@ -11,7 +11,7 @@ import {
   type RunDoc,
   type WorkflowDefinition,
 } from '#workflow';
-import { RunSessions } from './run-sessions.js';
+import { RunSessions, type SessionRecorder } from './run-sessions.js';
 import { PooledToolInvoker, RunToolsets } from './run-tools.js';
 
 /** What a run executes. */
@@ -55,6 +55,7 @@ export class PreparedRun {
     readonly toolsets: RunToolsets,
     readonly pool: McpClientPool,
     readonly invoker: PooledToolInvoker,
+    private readonly recorder: SessionRecorder,
   ) {
     this.definition = definition;
     // Failures surface where the executor awaits the definition or a node calls its tool.
@@ -70,6 +71,11 @@ export class PreparedRun {
   /** Ends every session of the run (pending connects included). */
   close(): Promise<void> {
     return this.pool.closeAll();
+  }
+
+  /** After close and the run's terminal (or hand-back) write: drops the session records this claim wrote. Never throws. */
+  forgetSessions(): Promise<void> {
+    return this.recorder.forgetRecorded();
   }
 }
 
@@ -99,6 +105,6 @@ export class RunPreparer {
     const pool = new McpClientPool({ onSessionOpened });
     const invoker = new PooledToolInvoker(pool, recorder.targets, toolsets, this.config.limits.callTimeoutMs);
     const definition = this.workflows.findVersion(plan.workflowId, plan.version).then((version) => version?.definition);
-    return new PreparedRun(plan, definition, toolsets, pool, invoker);
+    return new PreparedRun(plan, definition, toolsets, pool, invoker, recorder);
   }
 }

@@ -3,32 +3,33 @@ import { Logger } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { McpClientPool, type McpHttpTarget } from '#mcp';
 import { startFixtureServer, type FixtureServer } from '#mcp/testing';
-import type { RunDoc, RunMcpSessionDoc, RunRepository, ToolsetTargets } from '#workflow';
+import type { RunDoc, RunMcpSessionDoc, RunSessionRepository, ToolsetTargets } from '#workflow';
 import { RunSessions } from './run-sessions.js';
 
-/** The two run-document writes RunSessions makes, kept in memory; `overlaps` counts writes that started while another ran. */
-function fakeRuns() {
+/** The session records RunSessions keeps, in memory: `stored` what a run has on record, `overlaps` records that started while another ran. */
+function fakeSessions(stored: RunMcpSessionDoc[] = []) {
   const recorded: RunMcpSessionDoc[] = [];
   const forgotten: RunMcpSessionDoc[] = [];
-  const state = { writing: false, overlaps: 0 };
+  const state = { writing: 0, overlaps: 0 };
   const repository = {
-    recordSession: async (_id: unknown, session: RunMcpSessionDoc) => {
-      if (state.writing) state.overlaps++;
-      state.writing = true;
+    record: async (_id: unknown, session: RunMcpSessionDoc) => {
+      if (state.writing > 0) state.overlaps++;
+      state.writing++;
       await new Promise((resolve) => setTimeout(resolve, 20));
       recorded.push(session);
-      state.writing = false;
+      state.writing--;
     },
-    forgetSessions: async (_id: unknown, sessions: RunMcpSessionDoc[]) => void forgotten.push(...sessions),
+    list: async () => [...stored],
+    forget: async (_id: unknown, sessions: RunMcpSessionDoc[]) => void forgotten.push(...sessions),
   };
-  return { recorded, forgotten, state, repository: repository as unknown as RunRepository };
+  return { recorded, forgotten, state, repository: repository as unknown as RunSessionRepository };
 }
 
 describe('RunSessions', () => {
   let server: FixtureServer;
   let targets: Record<string, McpHttpTarget>;
   const toolsetTargets = { toolsetConnectionTarget: async (id: string) => (targets[id] ? { ...targets[id] } : undefined) } as unknown as ToolsetTargets;
-  const runWith = (mcpSessions: RunMcpSessionDoc[]) => ({ _id: new Types.ObjectId(), mcpSessions }) as unknown as RunDoc;
+  const aRun = () => ({ _id: new Types.ObjectId() }) as unknown as RunDoc;
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
@@ -38,7 +39,7 @@ describe('RunSessions', () => {
   afterAll(() => server.close());
 
   it("records each session a run's pool opens under the toolset whose target opened it, once per connection", async () => {
-    const runs = fakeRuns();
+    const runs = fakeSessions();
     const recorder = new RunSessions(runs.repository, toolsetTargets).recorder(new Types.ObjectId());
     const pool = new McpClientPool({ onSessionOpened: recorder.onSessionOpened });
     const a = await recorder.targets.toolsetConnectionTarget('a');
@@ -54,14 +55,16 @@ describe('RunSessions', () => {
     expect(server.sessions()).toBe(0);
   });
 
-  it('records sessions opened at once one after another (FerretDB v1 would keep one of two concurrent updates)', async () => {
-    const runs = fakeRuns();
+  it('records sessions opened at once at once (each is its own document), then forgets exactly those once the pool is closed', async () => {
+    const runs = fakeSessions();
     const recorder = new RunSessions(runs.repository, toolsetTargets).recorder(new Types.ObjectId());
     const pool = new McpClientPool({ onSessionOpened: recorder.onSessionOpened });
     const opened = await Promise.all(['a', 'b'].map(async (id) => pool.acquire((await recorder.targets.toolsetConnectionTarget(id)) as McpHttpTarget)));
     expect(runs.recorded.map((entry) => entry.sessionId).sort()).toEqual(opened.map((a) => a.connection.sessionId).sort());
-    expect(runs.state.overlaps).toBe(0);
+    expect(runs.state.overlaps).toBe(1);
     await pool.closeAll();
+    await recorder.forgetRecorded();
+    expect(runs.forgotten).toEqual(runs.recorded);
   });
 
   it('ends the sessions an earlier attempt left, through each toolset’s target, and forgets them all, ended or not', async () => {
@@ -70,16 +73,16 @@ describe('RunSessions', () => {
     for (const toolsetId of ['a', 'b']) left.push({ toolsetId, sessionId: (await orphaned.acquire(targets[toolsetId])).connection.sessionId as string });
     expect(server.sessions()).toBe(2);
     const leftovers = [...left, { toolsetId: 'deleted', sessionId: 'x' }, { toolsetId: 'down', sessionId: 'y' }, { toolsetId: 'a', sessionId: 'expired' }];
-    const runs = fakeRuns();
-    await new RunSessions(runs.repository, toolsetTargets).endLeftovers(runWith(leftovers));
+    const runs = fakeSessions(leftovers);
+    await new RunSessions(runs.repository, toolsetTargets).endLeftovers(aRun());
     expect(server.sessions()).toBe(0);
     expect(runs.forgotten).toEqual(leftovers);
     await orphaned.closeAll(); // its DELETEs now find nothing
   });
 
   it('does nothing for a run with no sessions on record', async () => {
-    const runs = fakeRuns();
-    await new RunSessions(runs.repository, toolsetTargets).endLeftovers(runWith([]));
+    const runs = fakeSessions();
+    await new RunSessions(runs.repository, toolsetTargets).endLeftovers(aRun());
     expect(runs.forgotten).toEqual([]);
   });
 });

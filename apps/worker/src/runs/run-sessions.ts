@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { terminateSession, type McpTarget, type PooledSession } from '#mcp';
-import { RunRepository, ToolsetTargets, type RunDoc, type RunMcpSessionDoc } from '#workflow';
+import { RunSessionRepository, ToolsetTargets, type RunDoc, type RunMcpSessionDoc } from '#workflow';
 import type { TargetSource } from './run-tools.js';
 
 /** What a run's pool needs to put each session it opens on record. */
@@ -8,6 +8,8 @@ export interface SessionRecorder {
   /** The toolsets' targets, each remembered with its toolset so a session can name it. */
   targets: TargetSource;
   onSessionOpened(session: PooledSession): Promise<void>;
+  /** Once the pool is closed and the run's terminal (or hand-back) write done: drops this claim's records. Never throws. */
+  forgetRecorded(): Promise<void>;
 }
 
 type Ending = Awaited<ReturnType<typeof terminateSession>> | 'toolset-gone' | 'failed';
@@ -15,35 +17,31 @@ type Ending = Awaited<ReturnType<typeof terminateSession>> | 'toolset-gone' | 'f
 /**
  * Keeps the promise that no MCP session outlives its run when the worker holding it is killed:
  * nobody sends the DELETE then, and the server would keep the session until its own expiry.
- * Each Streamable HTTP session a run opens is recorded in the run's document (toolset id and
- * session id only) before a call is sent on it; closing the pool normally clears the record with
- * the run's terminal (or hand-back) write. Whoever takes the run next — a worker resuming it,
- * or the sweep or BullMQ failing it — ends the recorded sessions with the toolset's target
- * (headers opened, SSRF-safe fetch), then forgets them. stdio and SSE sessions die with the process.
+ * Each Streamable HTTP session a run opens is recorded in `run_mcp_sessions` (toolset id and
+ * session id only) before a call is sent on it; once the pool is closed and the run's terminal (or
+ * hand-back) write is done, the claim deletes the records it wrote. Whoever takes the run next — a
+ * worker resuming it, or the sweep or BullMQ failing it — ends the recorded sessions with the
+ * toolset's target (headers opened, SSRF-safe fetch), then forgets them: a record a dead worker
+ * left after its sessions ended costs one `DELETE` answered 404. stdio and SSE sessions die with the process.
  */
 @Injectable()
 export class RunSessions {
   private readonly logger = new Logger(RunSessions.name);
 
   constructor(
-    private readonly runs: RunRepository,
+    private readonly sessions: RunSessionRepository,
     private readonly targets: ToolsetTargets,
   ) {}
 
   /**
-   * For one claim of a run: one write per session opened, none per call. The writes go one after
-   * another: FerretDB v1 applies an update as read, change, write back with nothing around it, so
-   * two at once on one document keep only one entry (seen: 10 concurrent `$addToSet` kept 1–2).
-   * `source`: where the run's targets come from (the run's own toolset snapshots in the worker).
+   * For one claim of a run: one insert per session opened, none per call (each its own document,
+   * so sessions opened at once are recorded at once). `source`: where the run's targets come from
+   * (the run's own toolset snapshots in the worker).
    */
   recorder(runId: RunDoc['_id'], source: TargetSource = this.targets): SessionRecorder {
     const toolsetOf = new WeakMap<McpTarget, string>();
-    let previous: Promise<unknown> = Promise.resolve();
-    const inTurn = (write: () => Promise<void>): Promise<void> => {
-      const next = previous.then(write);
-      previous = next.catch(() => undefined);
-      return next;
-    };
+    // Every record attempted, settled or not, so forgetting waits for writes still under way.
+    const writes: Promise<RunMcpSessionDoc>[] = [];
     return {
       targets: {
         toolsetConnectionTarget: async (toolsetId) => {
@@ -54,23 +52,41 @@ export class RunSessions {
       },
       onSessionOpened: async ({ target, sessionId }) => {
         const toolsetId = toolsetOf.get(target);
-        if (toolsetId !== undefined) await inTurn(() => this.runs.recordSession(runId, { toolsetId, sessionId }));
+        if (toolsetId === undefined) return;
+        const entry = { toolsetId, sessionId };
+        const write = this.sessions.record(runId, entry);
+        // A failed insert may still have landed: it is forgotten too (deleting nothing is no error).
+        writes.push(write.then(() => entry, () => entry));
+        await write;
+      },
+      forgetRecorded: async () => {
+        const entries = await Promise.all(writes.splice(0));
+        await this.forget(runId, entries);
       },
     };
   }
 
   /**
-   * Ends the sessions an earlier claim left on record, then forgets them; a no-op (no I/O) when
-   * there are none. Never throws: what it could not do is logged, and costs at most a second DELETE later.
+   * Ends the sessions an earlier claim left on record, then forgets them (one read when there are
+   * none). Never throws: what it could not do is logged (a session not ended then lasts until the
+   * server expires it; a record not forgotten costs a second DELETE later).
    */
   async endLeftovers(run: RunDoc): Promise<void> {
-    const sessions = run.mcpSessions ?? [];
+    const sessions = await this.sessions.list(run._id).catch((error: unknown) => {
+      this.logger.warn({ err: error, runId: String(run._id) }, 'could not read the MCP sessions an earlier attempt left on record');
+      return [];
+    });
     if (sessions.length === 0) return;
     const endings = await Promise.all(sessions.map((session) => this.end(session)));
     // Forgotten whatever the answer: a server that cannot be reached now gets no second DELETE, its expiry ends the session.
-    await this.runs.forgetSessions(run._id, sessions).catch((error: unknown) => this.logger.warn({ err: error, runId: String(run._id) }, 'ended MCP sessions stay on record'));
+    await this.forget(run._id, sessions);
     const tally = endings.reduce<Record<string, number>>((counts, ending) => ({ ...counts, [ending]: (counts[ending] ?? 0) + 1 }), {});
     this.logger.log({ runId: String(run._id), sessions: tally }, 'ended the MCP sessions an earlier attempt left open');
+  }
+
+  private async forget(runId: RunDoc['_id'], sessions: RunMcpSessionDoc[]): Promise<void> {
+    if (sessions.length === 0) return;
+    await this.sessions.forget(runId, sessions).catch((error: unknown) => this.logger.warn({ err: error, runId: String(runId) }, 'ended MCP sessions stay on record'));
   }
 
   private async end(session: RunMcpSessionDoc): Promise<Ending> {

@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { MongooseModule, type ModelDefinition } from '@nestjs/mongoose';
 import { PROVIDER_MODEL, ProviderSchema } from './provider.schema.js';
 import { NODE_EXECUTION_MODEL, NodeExecutionSchema } from './node-execution.schema.js';
+import { RUN_MCP_SESSION_MODEL, RunMcpSessionSchema } from './run-session.schema.js';
 import { RUN_MODEL, RunSchema } from './run.schema.js';
 import { TOOLSET_MODEL, ToolsetSchema } from './toolset.schema.js';
 import { WORKFLOW_MODEL, WORKFLOW_VERSION_MODEL, WorkflowSchema, WorkflowVersionSchema } from './workflow.schema.js';
@@ -17,6 +18,7 @@ export const MODELS: ModelDefinition[] = [
   { name: WORKFLOW_VERSION_MODEL, schema: WorkflowVersionSchema },
   { name: RUN_MODEL, schema: RunSchema },
   { name: NODE_EXECUTION_MODEL, schema: NodeExecutionSchema },
+  { name: RUN_MCP_SESSION_MODEL, schema: RunMcpSessionSchema },
 ];
 
 @Global()

@@ -4,7 +4,7 @@ import { isValidObjectId, Types, type Model } from 'mongoose';
 import { GuardedUpdates } from './guarded-update.js';
 import { toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
-import { ACTIVE_RUN_STATUSES, RUN_MODEL, type RunDoc, type RunErrorDoc, type RunMcpSessionDoc, type RunStatsDoc } from './run.schema.js';
+import { ACTIVE_RUN_STATUSES, RUN_MODEL, type RunDoc, type RunErrorDoc, type RunStatsDoc } from './run.schema.js';
 
 export interface NewRun {
   /** The run's id when the caller needs it before the insert (to listen for its events); else a new one. */
@@ -26,9 +26,6 @@ export interface RunCompletion {
   stats?: RunStatsDoc;
   finishedAt: Date;
 }
-
-/** Always these two fields in this order: `$pullAll` matches embedded documents exactly. */
-const sessionEntry = ({ toolsetId, sessionId }: RunMcpSessionDoc): RunMcpSessionDoc => ({ toolsetId, sessionId });
 
 function terminalFields(run: Pick<RunDoc, 'startedAt' | 'createdAt'>, completion: RunCompletion) {
   const { finishedAt } = completion;
@@ -107,28 +104,17 @@ export class RunRepository {
 
   /**
    * Terminal update by the worker that holds the lease; undefined if another attempt took the run
-   * over. The worker has closed the run's MCP pool first, so the recorded sessions go in the same
-   * write: `after` is that close, which the write waits for (and the lease check may overlap).
+   * over. The worker closes the run's MCP pool first: `after` is that close, which the write waits
+   * for (and the lease check may overlap).
    */
   async finish(run: RunDoc, lease: string, completion: RunCompletion, after?: Promise<unknown>): Promise<RunDoc | undefined> {
-    const update = { $set: terminalFields(run, completion), $unset: { lease: 1, mcpSessions: 1 } };
+    const update = { $set: terminalFields(run, completion), $unset: { lease: 1 } };
     return this.guarded.apply(run._id, { lease, status: 'running' }, update, { after });
   }
 
   /** Gives the run back (worker shutting down, its MCP pool closed): still `running`, resumed by the next claim. */
   async release(id: Types.ObjectId, lease: string): Promise<void> {
-    await this.guarded.apply(id, { lease }, { $unset: { lease: 1, mcpSessions: 1 } });
-  }
-
-  /** An MCP session the run just opened: one write by `_id` alone (all FerretDB v1 pushes down), no lease needed. */
-  async recordSession(id: Types.ObjectId, session: RunMcpSessionDoc): Promise<void> {
-    await this.runs.updateOne({ _id: id }, { $addToSet: { mcpSessions: sessionEntry(session) } });
-  }
-
-  /** Removes these recorded sessions (ended, or given up on). Exact entries: FerretDB v1 ignores `$pull` conditions. */
-  async forgetSessions(id: Types.ObjectId, sessions: RunMcpSessionDoc[]): Promise<void> {
-    if (sessions.length === 0) return;
-    await this.runs.updateOne({ _id: id }, { $pullAll: { mcpSessions: sessions.map(sessionEntry) } });
+    await this.guarded.apply(id, { lease }, { $unset: { lease: 1 } });
   }
 
   /** Cancel of a run no worker has taken yet: it ends at once. */

@@ -13,16 +13,6 @@ export interface RunErrorDoc {
   path?: string;
 }
 
-/**
- * A Streamable HTTP MCP session the run opened, recorded as soon as it is open so that, if the
- * worker dies, whoever takes the run next (or fails it) can end it. Which toolset's target reaches
- * it, never its URL or headers: the target is rebuilt from the toolset.
- */
-export interface RunMcpSessionDoc {
-  toolsetId: string;
-  sessionId: string;
-}
-
 export interface RunStatsDoc {
   nodesExecuted: number;
   nodesSkipped: number;
@@ -61,8 +51,6 @@ export interface RunDoc {
   /** Token of the worker attempt that holds the run; terminal updates require it. */
   lease?: string;
   cancelRequestedAt?: Date;
-  /** MCP sessions the current or an earlier claim opened and did not end yet (cleared when the pool closes). */
-  mcpSessions?: RunMcpSessionDoc[];
   /** When the sweep last confirmed this active run has a live job (or when it was created). */
   checkedAt: Date;
 }
@@ -87,7 +75,6 @@ export const RunSchema = new Schema<RunDoc>(
     claims: { type: Number, default: 0 },
     lease: { type: String },
     cancelRequestedAt: { type: Date },
-    mcpSessions: { type: [{ toolsetId: String, sessionId: String, _id: false }], default: undefined },
     checkedAt: { type: Date, required: true },
   },
   { collection: 'runs', versionKey: false },

@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
 import { NodeExecutionRepository } from './node-execution.repository.js';
+import { RunSessionRepository } from './run-session.repository.js';
 import { RunRepository } from './run.repository.js';
 import { WorkflowRepository } from './workflow.repository.js';
 
 /**
- * Workflows, runs and node executions for the API and the worker. Needs PersistenceModule
+ * Workflows, runs (and their recorded MCP sessions) and node executions for the API and the worker. Needs PersistenceModule
  * (global) in the importing app.
  */
 @Module({
-  providers: [WorkflowRepository, RunRepository, NodeExecutionRepository],
-  exports: [WorkflowRepository, RunRepository, NodeExecutionRepository],
+  providers: [WorkflowRepository, RunRepository, RunSessionRepository, NodeExecutionRepository],
+  exports: [WorkflowRepository, RunRepository, RunSessionRepository, NodeExecutionRepository],
 })
 export class WorkflowStoreModule {}
