@@ -3,7 +3,9 @@
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# npm install, not npm ci: the lock was made where the registry serves only linux-x64's optional
+# native packages, and npm ci calls such a lock out of sync (see scripts/lib/services.sh).
+RUN npm install --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY apps apps
 COPY libs libs
