@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { api } from '../support/http.js';
-import { rawDatabaseDump, startLoggedApi, type LoggedApi } from '../support/toolsets.js';
+import { insertRaw, rawDatabaseDump, startLoggedApi, type LoggedApi } from '../support/toolsets.js';
 
 const KEY = 'sk-live-provider-secret-1234567890';
 const OTHER_KEY = 'sk-live-rotated-secret-0987654321';
@@ -87,6 +87,47 @@ describe('providers REST', () => {
     expect((await call('GET', `/providers/${created.id}`)).status).toBe(404);
     expect((await call('DELETE', `/providers/${created.id}`)).status).toBe(404);
     expect((await call('GET', '/providers/not-an-id')).status).toBe(404);
+  });
+
+  it('refuses to delete a provider (409 PROVIDER_IN_USE) while a live workflow\'s latest version uses it', async () => {
+    const provider = async (name: string) => (await call('POST', '/providers', { name, baseURL: 'https://api.example.com/v1', apiKey: KEY })).body.id as string;
+    const [byVersion, byDelete] = [await provider('used-then-dropped'), await provider('used-until-deleted')];
+    const withLlm = (providerId: string) => ({
+      name: 'asks a model',
+      nodes: [
+        { id: 'start', type: 'start' },
+        { id: 'ask', type: 'llm', config: { providerId, model: 'gpt-test' }, inputs: { prompt: { value: 'Hi' } } },
+        { id: 'end', type: 'end', inputs: { answer: { ref: 'ask.text' } } },
+      ],
+      edges: [
+        { source: 'start', target: 'ask' },
+        { source: 'ask', target: 'end' },
+      ],
+    });
+    const first = await call('POST', '/workflows', withLlm(byVersion));
+    const second = await call('POST', '/workflows', withLlm(byDelete));
+    expect([first.status, second.status]).toEqual([201, 201]);
+
+    for (const id of [byVersion, byDelete]) {
+      const refused = await call<{ code: string; message: string }>('DELETE', `/providers/${id}`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.code).toBe('PROVIDER_IN_USE');
+      expect(refused.body.message).toContain('asks a model');
+      expect((await call('GET', `/providers/${id}`)).status).toBe(200);
+    }
+
+    // A new version without the llm node frees the provider; so does deleting the workflow.
+    const withoutLlm = { name: 'no model', nodes: [{ id: 'start', type: 'start' }, { id: 'end', type: 'end' }], edges: [{ source: 'start', target: 'end' }] };
+    expect((await call('PUT', `/workflows/${first.body.id}`, withoutLlm)).status).toBe(200);
+    expect((await call('DELETE', `/providers/${byVersion}`)).status).toBe(204);
+    expect((await call('DELETE', `/workflows/${second.body.id}`)).status).toBe(204);
+    expect((await call('DELETE', `/providers/${byDelete}`)).status).toBe(204);
+  });
+
+  it('deletes a provider that only workflows stored before `providerIds` existed name (missing = empty)', async () => {
+    const { body: created } = await call('POST', '/providers', { name: 'legacy', baseURL: 'https://api.example.com/v1', apiKey: KEY });
+    await insertRaw(stack.config, 'workflows', { name: 'Before providerIds', latestVersion: 1, toolsetIds: [], deletedAt: null });
+    expect((await call('DELETE', `/providers/${created.id}`)).status).toBe(204);
   });
 
   it('never writes a key to the logs (debug level)', () => {

@@ -67,7 +67,7 @@ export * from './persistence/workflow.schema.js';
 export * from './persistence/run.schema.js';
 export * from './persistence/node-execution.schema.js';
 export * from './persistence/run-session.schema.js';
-export { WorkflowRepository, type StoredWorkflow, type StoredWorkflowVersion } from './persistence/workflow.repository.js';
+export { WorkflowRepository, type StoredWorkflow, type StoredWorkflowVersion, type WorkflowReferences } from './persistence/workflow.repository.js';
 export { RunRepository, type NewRun, type InsertRunResult, type RunCompletion } from './persistence/run.repository.js';
 export { RunSessionRepository } from './persistence/run-session.repository.js';
 export { NodeExecutionRepository, toExecutionRecord, type LoggedExecutionDoc } from './persistence/node-execution.repository.js';

@@ -1,16 +1,20 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProviderRepository, providerSummaryOf } from '#workflow';
-import { NotFoundError } from '../common/api-errors.js';
+import { ConflictError, NotFoundError } from '../common/api-errors.js';
 import { findPage, type Page, type PageQuery } from '../common/pagination.js';
 import { MASK, type CreateProviderBody, type UpdateProviderBody } from './dto/provider-requests.js';
 import { providerView, type ProviderView } from './dto/provider-views.js';
+import { PROVIDER_USAGE, type ProviderUsage } from './provider-usage.js';
 
 /** The /providers use cases. Keys are sealed and opened in the repository only; logs name ids, never keys. */
 @Injectable()
 export class ProvidersService {
   private readonly logger = new Logger(ProvidersService.name);
 
-  constructor(private readonly providers: ProviderRepository) {}
+  constructor(
+    private readonly providers: ProviderRepository,
+    @Inject(PROVIDER_USAGE) private readonly usage: ProviderUsage,
+  ) {}
 
   async create(body: CreateProviderBody): Promise<ProviderView> {
     const provider = await this.providers.create(body);
@@ -37,7 +41,14 @@ export class ProvidersService {
     return providerView(provider);
   }
 
+  /** Refused (409 PROVIDER_IN_USE) while a live workflow's latest version uses the provider. */
   async remove(id: string): Promise<void> {
+    if (!(await this.providers.findById(id))) throw new NotFoundError('Provider', id);
+    const user = await this.usage.findUser(id);
+    if (user) {
+      const which = user.name ? `"${user.name}" (${user.workflowId})` : user.workflowId;
+      throw new ConflictError('PROVIDER_IN_USE', `Provider ${id} is used by the latest version of workflow ${which}`);
+    }
     if (!(await this.providers.delete(id))) throw new NotFoundError('Provider', id);
     this.logger.log({ providerId: id }, 'provider deleted');
   }

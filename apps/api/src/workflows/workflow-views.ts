@@ -1,4 +1,4 @@
-import type { StoredWorkflow, StoredWorkflowVersion, WorkflowDoc, WorkflowVersionDoc } from '#workflow';
+import type { StoredWorkflow, WorkflowReferences, StoredWorkflowVersion, WorkflowDoc, WorkflowVersionDoc } from '#workflow';
 
 /** The latest version of a workflow: its definition, when the workflow was created and last changed. */
 export function toWorkflowView({ workflow, version }: StoredWorkflow) {
@@ -48,4 +48,18 @@ export function toolsetIdsOf(nodes: { config?: Record<string, unknown> }[]): str
     }
   }
   return [...ids];
+}
+
+/** Providers a definition uses: `config.providerId` of `llm` and `agent` nodes. */
+export function providerIdsOf(nodes: { type: string; config?: Record<string, unknown> }[]): string[] {
+  const ids = new Set<string>();
+  for (const { type, config } of nodes) {
+    if ((type === 'llm' || type === 'agent') && typeof config?.providerId === 'string') ids.add(config.providerId);
+  }
+  return [...ids];
+}
+
+/** Everything a definition references that may not be deleted while it is the latest version. */
+export function referencesOf(nodes: { type: string; config?: Record<string, unknown> }[]): WorkflowReferences {
+  return { toolsetIds: toolsetIdsOf(nodes), providerIds: providerIdsOf(nodes) };
 }

@@ -5,7 +5,7 @@ import { findPage, parsePageQuery } from '../common/pagination.js';
 import { parseRequest } from '../common/zod-validation.js';
 import { versionParamSchema } from './dto/workflow.dto.js';
 import { WorkflowChecker } from './workflow-checker.js';
-import { toolsetIdsOf, toVersionSummary, toVersionView, toWorkflowSummary, toWorkflowView } from './workflow-views.js';
+import { referencesOf, toVersionSummary, toVersionView, toWorkflowSummary, toWorkflowView } from './workflow-views.js';
 
 /** Workflow definitions: every change a new immutable version; delete is soft. */
 @Injectable()
@@ -17,13 +17,13 @@ export class WorkflowsService {
 
   async create(body: unknown) {
     const definition = await this.checker.require(body);
-    return toWorkflowView(await this.workflows.create(definition, toolsetIdsOf(definition.nodes)));
+    return toWorkflowView(await this.workflows.create(definition, referencesOf(definition.nodes)));
   }
 
   async update(id: string, body: unknown) {
     await this.requireLive(id);
     const definition = await this.checker.require(body);
-    const stored = await this.workflows.addVersion(id, definition, toolsetIdsOf(definition.nodes));
+    const stored = await this.workflows.addVersion(id, definition, referencesOf(definition.nodes));
     if (!stored) throw new NotFoundError('Workflow', id);
     return toWorkflowView(stored);
   }

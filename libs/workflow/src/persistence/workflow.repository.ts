@@ -32,8 +32,14 @@ function toVersion(doc: WorkflowVersionDoc): StoredWorkflowVersion {
   };
 }
 
-function summaryOf(definition: WorkflowDefinition, toolsetIds: string[]) {
-  return { name: definition.name, description: definition.description, toolsetIds };
+/** What the latest version uses, denormalised onto the `workflows` summary so deletes can refuse (409). */
+export interface WorkflowReferences {
+  toolsetIds: string[];
+  providerIds: string[];
+}
+
+function summaryOf(definition: WorkflowDefinition, { toolsetIds, providerIds }: WorkflowReferences) {
+  return { name: definition.name, description: definition.description, toolsetIds, providerIds };
 }
 
 /**
@@ -50,15 +56,15 @@ export class WorkflowRepository {
     @InjectModel(WORKFLOW_VERSION_MODEL) readonly versions: Model<WorkflowVersionDoc>,
   ) {}
 
-  async create(definition: WorkflowDefinition, toolsetIds: string[]): Promise<StoredWorkflow> {
+  async create(definition: WorkflowDefinition, references: WorkflowReferences): Promise<StoredWorkflow> {
     const workflowId = new Types.ObjectId();
     const version = await this.versions.create({ workflowId, version: 1, definition: toJsonText(definition) });
-    const workflow = await this.workflows.create({ _id: workflowId, latestVersion: 1, ...summaryOf(definition, toolsetIds) });
+    const workflow = await this.workflows.create({ _id: workflowId, latestVersion: 1, ...summaryOf(definition, references) });
     return { workflow: workflow.toObject(), version: toVersion(version.toObject()) };
   }
 
   /** The next version of a live workflow; undefined when it does not exist or is deleted. */
-  async addVersion(id: string, definition: WorkflowDefinition, toolsetIds: string[]): Promise<StoredWorkflow | undefined> {
+  async addVersion(id: string, definition: WorkflowDefinition, references: WorkflowReferences): Promise<StoredWorkflow | undefined> {
     for (let attempt = 1; ; attempt += 1) {
       const workflow = await this.findLive(id);
       if (!workflow) return undefined;
@@ -69,7 +75,7 @@ export class WorkflowRepository {
         const updated = await this.workflows
           .findOneAndUpdate(
             { _id: workflow._id, latestVersion: { $lt: version.version } },
-            { $set: { latestVersion: version.version, ...summaryOf(definition, toolsetIds) } },
+            { $set: { latestVersion: version.version, ...summaryOf(definition, references) } },
             { returnDocument: 'after' },
           )
           .lean();

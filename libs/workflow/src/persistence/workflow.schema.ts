@@ -15,6 +15,12 @@ export interface WorkflowDoc {
   latestVersion: number;
   /** Toolsets the latest version uses: `DELETE /toolsets/:id` answers 409 while a live workflow lists it. */
   toolsetIds: string[];
+  /**
+   * Providers (`config.providerId` of `llm`/`agent` nodes) the latest version uses: `DELETE /providers/:id`
+   * answers 409 while a live workflow lists it. Workflows saved before this field existed lack it:
+   * missing means empty (they match no provider until their next version is saved).
+   */
+  providerIds?: string[];
   /** Soft delete: the workflow disappears from the API, its runs and versions stay readable. */
   deletedAt?: Date | null;
   createdAt: Date;
@@ -36,12 +42,14 @@ export const WorkflowSchema = new Schema<WorkflowDoc>(
     description: { type: String },
     latestVersion: { type: Number, required: true },
     toolsetIds: { type: [String], default: [] },
+    providerIds: { type: [String], default: [] },
     deletedAt: { type: Date, default: null },
   },
   { collection: 'workflows', timestamps: true, versionKey: false },
 );
 WorkflowSchema.index({ deletedAt: 1, _id: -1 });
 WorkflowSchema.index({ toolsetIds: 1 });
+WorkflowSchema.index({ providerIds: 1 });
 
 export const WorkflowVersionSchema = new Schema<WorkflowVersionDoc>(
   {
