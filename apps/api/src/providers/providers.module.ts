@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
-import { LlmModule } from '#workflow';
+import { LlmModule, WorkflowStoreModule } from '#workflow';
 import { ProvidersController } from './providers.controller.js';
-import { PROVIDER_USAGE, WorkflowsProviderUsage } from './provider-usage.js';
 import { ProvidersService } from './providers.service.js';
 
 /** REST for LLM providers (SPEC §3 "Providers"). */
 @Module({
-  imports: [LlmModule],
+  imports: [LlmModule, WorkflowStoreModule],
   controllers: [ProvidersController],
-  providers: [ProvidersService, { provide: PROVIDER_USAGE, useClass: WorkflowsProviderUsage }],
+  providers: [ProvidersService],
 })
 export class ProvidersModule {}

@@ -1,10 +1,9 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ProviderRepository, providerSummaryOf } from '#workflow';
+import { Injectable, Logger } from '@nestjs/common';
+import { ProviderRepository, providerSummaryOf, WorkflowRepository } from '#workflow';
 import { ConflictError, NotFoundError } from '../common/api-errors.js';
 import { findPage, type Page, type PageQuery } from '../common/pagination.js';
 import { MASK, type CreateProviderBody, type UpdateProviderBody } from './dto/provider-requests.js';
 import { providerView, type ProviderView } from './dto/provider-views.js';
-import { PROVIDER_USAGE, type ProviderUsage } from './provider-usage.js';
 
 /** The /providers use cases. Keys are sealed and opened in the repository only; logs name ids, never keys. */
 @Injectable()
@@ -13,7 +12,7 @@ export class ProvidersService {
 
   constructor(
     private readonly providers: ProviderRepository,
-    @Inject(PROVIDER_USAGE) private readonly usage: ProviderUsage,
+    private readonly workflows: WorkflowRepository,
   ) {}
 
   async create(body: CreateProviderBody): Promise<ProviderView> {
@@ -44,9 +43,9 @@ export class ProvidersService {
   /** Refused (409 PROVIDER_IN_USE) while a live workflow's latest version uses the provider. */
   async remove(id: string): Promise<void> {
     if (!(await this.providers.findById(id))) throw new NotFoundError('Provider', id);
-    const user = await this.usage.findUser(id);
+    const user = await this.workflows.findLiveReferencing({ providerId: id });
     if (user) {
-      const which = user.name ? `"${user.name}" (${user.workflowId})` : user.workflowId;
+      const which = `"${user.name}" (${user.workflowId})`;
       throw new ConflictError('PROVIDER_IN_USE', `Provider ${id} is used by the latest version of workflow ${which}`);
     }
     if (!(await this.providers.delete(id))) throw new NotFoundError('Provider', id);

@@ -1,7 +1,6 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ToolsetRepository } from '#workflow';
+import { Injectable, Logger } from '@nestjs/common';
+import { ToolsetRepository, WorkflowRepository } from '#workflow';
 import { ConflictError, NotFoundError } from '../common/api-errors.js';
-import { TOOLSET_USAGE, type ToolsetUsage } from './toolset-usage.js';
 
 /** DELETE /toolsets/:id: refused (409 TOOLSET_IN_USE) while a workflow's latest version uses it. */
 @Injectable()
@@ -10,14 +9,14 @@ export class DeleteToolset {
 
   constructor(
     private readonly toolsets: ToolsetRepository,
-    @Inject(TOOLSET_USAGE) private readonly usage: ToolsetUsage,
+    private readonly workflows: WorkflowRepository,
   ) {}
 
   async execute(id: string): Promise<void> {
     if (!(await this.toolsets.exists(id))) throw new NotFoundError('Toolset', id);
-    const user = await this.usage.findUser(id);
+    const user = await this.workflows.findLiveReferencing({ toolsetId: id });
     if (user) {
-      const which = user.name ? `"${user.name}" (${user.workflowId})` : user.workflowId;
+      const which = `"${user.name}" (${user.workflowId})`;
       throw new ConflictError('TOOLSET_IN_USE', `Toolset ${id} is used by the latest version of workflow ${which}`);
     }
     if (!(await this.toolsets.delete(id))) throw new NotFoundError('Toolset', id);

@@ -56,6 +56,20 @@ export class WorkflowRepository {
     @InjectModel(WORKFLOW_VERSION_MODEL) readonly versions: Model<WorkflowVersionDoc>,
   ) {}
 
+  /**
+   * A live (not deleted) workflow whose latest version references the toolset or provider, from
+   * the ids denormalised on each version. Workflows saved before `providerIds` existed lack that
+   * field, so they match nothing for providers: missing is treated as empty.
+   */
+  async findLiveReferencing(reference: { toolsetId: string } | { providerId: string }): Promise<{ workflowId: string; name: string } | undefined> {
+    const filter = 'toolsetId' in reference ? { toolsetIds: reference.toolsetId } : { providerIds: reference.providerId };
+    const workflow = await this.workflows
+      .findOne({ ...filter, deletedAt: null }, { _id: 1, name: 1 })
+      .lean<{ _id: unknown; name: string }>()
+      .exec();
+    return workflow ? { workflowId: String(workflow._id), name: workflow.name } : undefined;
+  }
+
   async create(definition: WorkflowDefinition, references: WorkflowReferences): Promise<StoredWorkflow> {
     const workflowId = new Types.ObjectId();
     const version = await this.versions.create({ workflowId, version: 1, definition: toJsonText(definition) });
