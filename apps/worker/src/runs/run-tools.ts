@@ -1,4 +1,5 @@
 import { poolKey, type McpClientPool, type McpTarget } from '#mcp';
+import { PromiseMemo } from './promise-memo.js';
 import {
   EngineError,
   type ConnectionSpec,
@@ -30,7 +31,7 @@ export interface TargetFactory {
  * ToolCatalog and the TargetSource of its pool.
  */
 export class RunToolsets implements ToolCatalog, TargetSource {
-  private readonly loads = new Map<string, Promise<ToolsetSnapshot | undefined>>();
+  private readonly loads = new PromiseMemo<ToolsetSnapshot | undefined>();
 
   constructor(
     private readonly snapshots: SnapshotSource,
@@ -38,14 +39,7 @@ export class RunToolsets implements ToolCatalog, TargetSource {
   ) {}
 
   load(toolsetId: string): Promise<ToolsetSnapshot | undefined> {
-    let pending = this.loads.get(toolsetId);
-    if (!pending) {
-      pending = this.snapshots.load(toolsetId);
-      this.loads.set(toolsetId, pending);
-      // A failed read is forgotten, so the next lookup tries again.
-      pending.catch(() => this.loads.delete(toolsetId));
-    }
-    return pending;
+    return this.loads.get(toolsetId, () => this.snapshots.load(toolsetId));
   }
 
   async getTool(toolsetId: string, tool: string): Promise<ToolDescriptor | undefined> {
@@ -68,7 +62,7 @@ export class RunToolsets implements ToolCatalog, TargetSource {
  * calls to one server share one session, and closing the pool ends them all.
  */
 export class PooledToolInvoker implements ToolInvoker {
-  private readonly targets = new Map<string, Promise<McpTarget | undefined>>();
+  private readonly targets = new PromiseMemo<McpTarget | undefined>();
   /** Pool keys this invoker has called through: the pool may have opened a session before any call (connected ahead). */
   private readonly used = new Set<string>();
 
@@ -115,12 +109,6 @@ export class PooledToolInvoker implements ToolInvoker {
   }
 
   private targetOf(toolsetId: string): Promise<McpTarget | undefined> {
-    let pending = this.targets.get(toolsetId);
-    if (!pending) {
-      pending = this.targetSource.toolsetConnectionTarget(toolsetId);
-      this.targets.set(toolsetId, pending);
-      pending.catch(() => this.targets.delete(toolsetId));
-    }
-    return pending;
+    return this.targets.get(toolsetId, () => this.targetSource.toolsetConnectionTarget(toolsetId));
   }
 }
