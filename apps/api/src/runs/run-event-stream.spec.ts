@@ -82,6 +82,43 @@ describe('RunEventStream', () => {
     expect(labels()).toEqual(['run.started', 'node.started:a', 'node.finished:1', 'node.started:b', 'node.finished:2', 'node.started:c', 'node.finished:3']);
   });
 
+  it('rebuilds a node.started published before the connection listened, ahead of its live node.finished', async () => {
+    const { source, stream, labels } = harness();
+    await stream.replay();
+    const first = record(1, 'start', T0 + 2, T0 + 3);
+    source.state.records = [first];
+    await stream.live(finishedEvent(first));
+    await stream.live(startedEvent('a', T0 + 4));
+    const a = record(2, 'a', T0 + 4, T0 + 9);
+    source.state.records.push(a);
+    await stream.live(finishedEvent(a));
+    expect(labels()).toEqual(['run.started', 'node.started:start', 'node.finished:1', 'node.started:a', 'node.finished:2']);
+  });
+
+  it('reads run.started from MongoDB when the replay came before the claim and its message before the subscription', async () => {
+    const { source, stream, labels } = harness();
+    source.state.run = { ...runDoc('running', 0), startedAt: undefined };
+    await stream.replay();
+    expect(labels()).toEqual([]);
+    const first = record(1, 'start', T0 + 2, T0 + 3);
+    source.state.run = runDoc('running');
+    source.state.records = [first];
+    await stream.live(startedEvent('start', T0 + 2));
+    await stream.live(finishedEvent(first));
+    expect(labels()).toEqual(['run.started', 'node.started:start', 'node.finished:1']);
+  });
+
+  it('puts run.started first when the worker claimed the run between the replay reading it and reading its records', async () => {
+    const { source, stream, labels } = harness();
+    const unclaimed = { ...runDoc('running', 0), startedAt: undefined };
+    const reads = [unclaimed, runDoc('running')];
+    source.run = async () => reads.shift() ?? runDoc('running');
+    source.state.records = [record(1, 'start', T0 + 2, T0 + 3)];
+    await stream.replay();
+    await stream.live({ type: 'run.started', runId, at: at(T0 + 1), claim: 1, resumedExecutions: 0 });
+    expect(labels()).toEqual(['run.started', 'node.started:start', 'node.finished:1']);
+  });
+
   it('announces a resume (a later claim) but not the same start twice', async () => {
     const { stream, labels } = harness();
     await stream.replay();

@@ -73,17 +73,26 @@ export class RunEventStream {
         }
         return;
       case 'node.started': {
+        // run.started went out before this connection listened: it comes first, from MongoDB.
+        if (this.claim === 0) await this.catchUp(false);
+        if (this.ended) return;
         const at = Date.parse(event.at);
         if ((this.spansSent.get(event.nodeId) ?? []).some(([from, to]) => from <= at && at <= to)) return;
         this.noteStart(event.nodeId, at);
         this.write(event);
         return;
       }
-      case 'node.finished':
-        if (event.item.seq <= this.lastSeq) return;
-        if (event.item.seq > this.lastSeq + 1) return this.catchUp(false);
-        this.sendFinished(event.item.seq, event.item.nodeId, Date.parse(event.item.startedAt), Date.parse(event.item.finishedAt), event);
+      case 'node.finished': {
+        const { seq, nodeId, status } = event.item;
+        const [startedAt, finishedAt] = [Date.parse(event.item.startedAt), Date.parse(event.item.finishedAt)];
+        if (seq <= this.lastSeq) return;
+        // A gap, or what this connection missed before it listened (run.started, this node's
+        // node.started): MongoDB already holds this record and the run's start, so read them from there.
+        const startMissing = status !== 'skipped' && !this.startSent(nodeId, startedAt, finishedAt);
+        if (seq > this.lastSeq + 1 || this.claim === 0 || startMissing) return this.catchUp(false);
+        this.sendFinished(seq, nodeId, startedAt, finishedAt, event);
         return;
+      }
       case 'run.finished':
         // Anything still missing is read from MongoDB, which holds the terminal state by now.
         return this.catchUp(false);
@@ -94,15 +103,18 @@ export class RunEventStream {
     const run = await this.source.run();
     if (!run) return this.end();
     const records = await this.source.executionsAfter(this.lastSeq);
+    // The records may be newer than the run just read (a claim in between): their claim is read
+    // again so that run.started goes out ahead of them. Whether the run ended stays with the first
+    // read, which all its records precede.
+    const claimed = records.length > 0 ? ((await this.source.run()) ?? run) : run;
     const events: { at: number; rank: number; send: () => void }[] = [];
-    if (run.startedAt && run.claims > this.claim) {
-      const claim = run.claims;
-      const at = run.startedAt.getTime();
+    if (claimed.startedAt && claimed.claims > this.claim) {
+      const claim = claimed.claims;
+      const at = claimed.startedAt.getTime();
       events.push({ at, rank: 0, send: () => this.deliverNow({ type: 'run.started', runId: this.runId, at: iso(at), claim, resumedExecutions: 0 }) });
     }
     for (const record of records) {
-      const startedSent = (this.startsSent.get(record.nodeId) ?? []).some((at) => record.startedAt <= at && at <= record.finishedAt);
-      if (record.status !== 'skipped' && !startedSent) {
+      if (record.status !== 'skipped' && !this.startSent(record.nodeId, record.startedAt, record.finishedAt)) {
         const started: RunStreamEvent = { type: 'node.started', runId: this.runId, at: iso(record.startedAt), nodeId: record.nodeId, nodeType: record.type, attempt: record.attempt };
         events.push({ at: replaying ? record.startedAt : record.finishedAt, rank: 1, send: () => this.deliverNow(started) });
       }
@@ -131,6 +143,11 @@ export class RunEventStream {
     spans.push([startedAt, finishedAt]);
     this.spansSent.set(nodeId, spans);
     this.write(event);
+  }
+
+  /** Whether a node.started for this node, inside this execution's time span, went out. */
+  private startSent(nodeId: string, from: number, to: number): boolean {
+    return (this.startsSent.get(nodeId) ?? []).some((at) => from <= at && at <= to);
   }
 
   private noteStart(nodeId: string, at: number): void {
