@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
-import type { RunStreamEvent, RunView } from '#workflow';
+import { Redis } from 'ioredis';
+import { runCancelChannel, type RunStreamEvent, type RunView } from '#workflow';
 import { api } from '../support/http.js';
 import { allLogs, createWorkflow, expectNoSessions, readEvents, registerToolset, runToEnd, startRun, startRunStack, waitForRun } from '../support/runs.js';
 import type { TestStack } from '../support/stack.js';
@@ -170,16 +171,25 @@ describe('runs: cancel before a worker takes the run, and the run deadline', () 
     await fixture.close();
   });
 
-  it('ends a queued run at once, and its event stream with it', async () => {
+  it('ends a queued run at once, and its event stream with it; workers are told too (a claim racing the cancel)', async () => {
     const id = await createWorkflow(apiOnly.apiUrl, chain('never runs', []));
     const accepted = await startRun(apiOnly.apiUrl, id);
     expect(accepted.status).toBe(202);
     const events = readEvents(`${apiOnly.apiUrl}/runs/${accepted.body.id}/events`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const res = await api<RunView>(apiOnly.apiUrl, 'POST', `/runs/${accepted.body.id}/cancel`);
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'canceled', startedAt: null, error: { code: 'RUN_CANCELED' } });
-    expect((await events).map((event) => event.type)).toEqual(['run.finished']);
+    const workerChannel = new Redis(apiOnly.config.redisUrl);
+    const told: string[] = [];
+    try {
+      workerChannel.on('message', (_channel: string, runId: string) => told.push(runId));
+      await workerChannel.subscribe(runCancelChannel(apiOnly.config.queuePrefix));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const res = await api<RunView>(apiOnly.apiUrl, 'POST', `/runs/${accepted.body.id}/cancel`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: 'canceled', startedAt: null, error: { code: 'RUN_CANCELED' } });
+      expect((await events).map((event) => event.type)).toEqual(['run.finished']);
+      await waitUntil(() => told.includes(accepted.body.id), 3000, 'the cancel message on the workers\' channel');
+    } finally {
+      workerChannel.disconnect();
+    }
   });
 
   it('fails a run that passes RUN_DEADLINE_MS, aborting the call in flight', async () => {

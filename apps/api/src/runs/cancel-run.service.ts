@@ -38,14 +38,16 @@ export class CancelRunService {
       const run = toRunView(queued);
       // The job, if any, would find the run terminal and do nothing; removing it is tidiness.
       await this.queue.removeJob(runId).catch(() => undefined);
+      // On FerretDB v1 a worker's claim landing in the same milliseconds can still hold the run
+      // (no atomic compare-and-set there, see guarded-update.ts): told now, it stops at once
+      // instead of at its next sweep. No worker holds it otherwise, and the message is ignored.
+      await this.notifyWorkers(runId);
       await this.hub.publish({ type: 'run.finished', runId, at: new Date().toISOString(), run });
       return { statusCode: 200, run };
     }
     const running = await this.runs.requestCancel(runId);
     if (running) {
-      await this.redis.client.publish(runCancelChannel(this.config.queuePrefix), runId).catch((error: unknown) => {
-        this.logger.warn({ err: error, runId }, 'cancel message not published (Redis unreachable): the worker sees the request in MongoDB');
-      });
+      await this.notifyWorkers(runId);
       const latest = (await this.waiter.wait(runId, CANCEL_WAIT_MS)) ?? toRunView(running);
       return { statusCode: isTerminal(latest) ? 200 : 202, run: latest };
     }
@@ -53,5 +55,12 @@ export class CancelRunService {
     if (!current) throw new NotFoundError('Run', runId);
     if (current.status === 'canceled') return { statusCode: 200, run: toRunView(current) };
     throw new ConflictError('RUN_FINISHED', `run ${runId} already ${current.status}`);
+  }
+
+  /** The cancel channel every worker listens on; a worker that misses it sees `cancelRequestedAt` on its next sweep. */
+  private async notifyWorkers(runId: string): Promise<void> {
+    await this.redis.client.publish(runCancelChannel(this.config.queuePrefix), runId).catch((error: unknown) => {
+      this.logger.warn({ err: error, runId }, 'cancel message not published (Redis unreachable): the worker sees the request in MongoDB');
+    });
   }
 }
