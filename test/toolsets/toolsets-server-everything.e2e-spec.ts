@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startServerEverything, type ServerEverything } from '#mcp/testing';
 import { api } from '../support/http.js';
@@ -140,4 +142,36 @@ describe('toolsets against server-everything (Streamable HTTP and SSE-only)', ()
     expect(res.body).toMatchObject({ added: [], removed: [], changed: [] });
     expect(res.body.toolset.transport).toBe('streamable-http');
   });
+});
+
+describe('scripts/server-everything.mjs (the README walkthroughs\' MCP server)', () => {
+  let stack: LoggedApi;
+  beforeAll(async () => {
+    stack = await startLoggedApi();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('serves server-everything on 127.0.0.1 at the URL it prints, and stops with its child on SIGTERM', async () => {
+    const script = fileURLToPath(new URL('../../scripts/server-everything.mjs', import.meta.url));
+    const launcher = spawn(process.execPath, [script, 'sse', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<number | null>((resolve) => launcher.once('exit', (code) => resolve(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        launcher.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8').trim()));
+        launcher.once('exit', (code) => reject(new Error(`launcher exited with ${code}`)));
+      });
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sse$/);
+      const res = await api<Toolset>(stack.url, 'POST', '/toolsets/preview', { url });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ transport: 'sse' });
+      expect(res.body.tools.map((tool) => tool.name)).toContain('echo');
+      launcher.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      await expect(fetch(url, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+    } finally {
+      launcher.kill('SIGKILL');
+    }
+  }, 30_000);
 });

@@ -6,6 +6,8 @@
  * and from dist/, with no file to ship.
  *
  *   const everything = await startServerEverything('streamableHttp'); // url: …/mcp; 'sse': …/sse
+ *
+ * `scripts/server-everything.mjs` runs it the same way for the README walkthroughs.
  *   …
  *   await everything.close();
  */
@@ -45,9 +47,10 @@ export function serverEverythingStdioTarget(): McpStdioTarget {
   return { kind: 'stdio', command: process.execPath, args: [entryPoint(), 'stdio'] };
 }
 
-export function startServerEverything(mode: ServerEverythingMode): Promise<ServerEverything> {
+/** `port` 0 (the default) picks a free one; `url` names the one bound. */
+export function startServerEverything(mode: ServerEverythingMode, port = 0): Promise<ServerEverything> {
   const child = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(LOOPBACK_PRELOAD)}`, entryPoint(), mode], {
-    env: { ...process.env, PORT: '0' },
+    env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
