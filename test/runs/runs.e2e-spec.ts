@@ -78,8 +78,8 @@ describe('runs: branching, parallelism, errors, retries, logs', () => {
     const logs = byNode(await allLogs(stack.apiUrl, run.id));
     const spanMs = Date.parse(logs.end.startedAt) - Math.min(Date.parse(logs.left.startedAt), Date.parse(logs.right.startedAt));
     expect(logs.left.durationMs).toBeGreaterThanOrEqual(800);
-    // Sequential would be ≥ 1600 ms.
-    expect(spanMs).toBeLessThan(1400);
+    // In turn, the span would hold both calls whole; overlapping, it is about one of them.
+    expect(spanMs).toBeLessThan(logs.left.durationMs + logs.right.durationMs);
     expect([logs.left.sessionReused, logs.right.sessionReused].sort()).toEqual([false, true]);
   });
 
