@@ -65,17 +65,19 @@ export class RunEventStream {
   }
 
   private async deliver(event: RunStreamEvent): Promise<void> {
+    if (event.type === 'run.started') {
+      if (event.claim > this.claim) {
+        this.claim = event.claim;
+        this.write(event);
+      }
+      return;
+    }
+    // Any other event before a run.started: that one went out before this connection listened.
+    // MongoDB holds it (the claim precedes every event), so it comes first, from there.
+    if (this.claim === 0) await this.catchUp(false);
+    if (this.ended) return;
     switch (event.type) {
-      case 'run.started':
-        if (event.claim > this.claim) {
-          this.claim = event.claim;
-          this.write(event);
-        }
-        return;
       case 'node.started': {
-        // run.started went out before this connection listened: it comes first, from MongoDB.
-        if (this.claim === 0) await this.catchUp(false);
-        if (this.ended) return;
         const at = Date.parse(event.at);
         if ((this.spansSent.get(event.nodeId) ?? []).some(([from, to]) => from <= at && at <= to)) return;
         this.noteStart(event.nodeId, at);
@@ -86,10 +88,10 @@ export class RunEventStream {
         const { seq, nodeId, status } = event.item;
         const [startedAt, finishedAt] = [Date.parse(event.item.startedAt), Date.parse(event.item.finishedAt)];
         if (seq <= this.lastSeq) return;
-        // A gap, or what this connection missed before it listened (run.started, this node's
-        // node.started): MongoDB already holds this record and the run's start, so read them from there.
+        // A gap, or this node's node.started went out before this connection listened: MongoDB
+        // already holds this record (saved before the event), so it is read from there.
         const startMissing = status !== 'skipped' && !this.startSent(nodeId, startedAt, finishedAt);
-        if (seq > this.lastSeq + 1 || this.claim === 0 || startMissing) return this.catchUp(false);
+        if (seq > this.lastSeq + 1 || startMissing) return this.catchUp(false);
         this.sendFinished(seq, nodeId, startedAt, finishedAt, event);
         return;
       }
@@ -103,10 +105,10 @@ export class RunEventStream {
     const run = await this.source.run();
     if (!run) return this.end();
     const records = await this.source.executionsAfter(this.lastSeq);
-    // The records may be newer than the run just read (a claim in between): their claim is read
-    // again so that run.started goes out ahead of them. Whether the run ended stays with the first
-    // read, which all its records precede.
-    const claimed = records.length > 0 ? ((await this.source.run()) ?? run) : run;
+    // Records of an active run may be newer than the run just read (a claim in between): its
+    // claim is read again so that run.started goes out ahead of them. Whether the run ended stays
+    // with the first read, which all its records precede (a terminal run takes no more claims).
+    const claimed = records.length > 0 && !isTerminal(run) ? ((await this.source.run()) ?? run) : run;
     const events: { at: number; rank: number; send: () => void }[] = [];
     if (claimed.startedAt && claimed.claims > this.claim) {
       const claim = claimed.claims;

@@ -6,10 +6,10 @@
  * and from dist/, with no file to ship.
  *
  *   const everything = await startServerEverything('streamableHttp'); // url: …/mcp; 'sse': …/sse
- *
- * `scripts/server-everything.mjs` runs it the same way for the README walkthroughs.
  *   …
  *   await everything.close();
+ *
+ * `scripts/server-everything.mjs` runs it the same way for the README walkthroughs.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
