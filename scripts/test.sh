@@ -2,6 +2,8 @@
 # The whole test suite (`scripts/dev.sh test`): installs what is missing, starts throwaway
 # FerretDB/SQLite and Redis on free loopback ports (unless MONGO_URL / REDIS_URL are set), then
 # typecheck, lint, import cycles, build, unit tests, e2e tests. Every step runs; any failure fails.
+# With arguments (`scripts/dev.sh test <jest path pattern>…`) only the build and the matching unit
+# and e2e tests run: the quick loop while working on one part.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -57,12 +59,15 @@ step() { # name, command…
 }
 
 JEST=(node --experimental-vm-modules --no-warnings=ExperimentalWarning node_modules/jest/bin/jest.js)
-step typecheck node_modules/.bin/tsc -p tsconfig.json --noEmit
-step lint node_modules/.bin/eslint --max-warnings=0 .
-step import-cycles node_modules/.bin/madge --circular --warning --extensions ts --ts-config tsconfig.json apps libs bench test
+[ $# -gt 0 ] && JEST+=(--passWithNoTests)
+if [ $# -eq 0 ]; then
+  step typecheck node_modules/.bin/tsc -p tsconfig.json --noEmit
+  step lint node_modules/.bin/eslint --max-warnings=0 .
+  step import-cycles node_modules/.bin/madge --circular --warning --extensions ts --ts-config tsconfig.json apps libs bench test
+fi
 step build node_modules/.bin/tsc -p tsconfig.build.json
-step unit "${JEST[@]}" --selectProjects unit --ci --json --outputFile="$WORK/unit.json"
-step e2e "${JEST[@]}" --selectProjects e2e --ci --runInBand --json --outputFile="$WORK/e2e.json"
+step unit "${JEST[@]}" --selectProjects unit --ci --json --outputFile="$WORK/unit.json" "$@"
+step e2e "${JEST[@]}" --selectProjects e2e --ci --runInBand --json --outputFile="$WORK/e2e.json" "$@"
 
 # One plain closing line with the test counts of both Jest runs.
 node -e '
