@@ -54,6 +54,7 @@ export class PreviewToolset {
       ...where,
       transport: listing.transport,
       requestedTransport: body.kind === 'stdio' ? 'stdio' : body.transport,
+      protocolVersion: listing.serverInfo.protocolVersion,
       timeoutMs: body.timeoutMs ?? null,
       serverInfo: listing.serverInfo,
       toolCount: listing.tools.length,

@@ -14,6 +14,8 @@ export interface HttpConnectionSpec {
   url: string;
   headers: Record<string, string>;
   transport: TransportMode;
+  /** The revision remembered from the last listing; unset → the stateless revision is tried first. */
+  protocolVersion?: string;
   timeoutMs?: number;
 }
 
@@ -39,7 +41,9 @@ export interface TargetOptions {
 
 /** MCP target of a connection: headers in clear, the SSRF-safe fetch, the call timeout (toolset's, else the default). */
 export function connectionTarget(spec: HttpConnectionSpec, fetch: McpHttpTarget['fetch'], defaultTimeoutMs: number): McpHttpTarget {
-  return { url: spec.url, headers: spec.headers, transport: spec.transport, timeoutMs: spec.timeoutMs ?? defaultTimeoutMs, fetch };
+  const target: McpHttpTarget = { url: spec.url, headers: spec.headers, transport: spec.transport, timeoutMs: spec.timeoutMs ?? defaultTimeoutMs, fetch };
+  if (spec.protocolVersion !== undefined) target.protocolVersion = spec.protocolVersion;
+  return target;
 }
 
 /** A stored connection as a spec: http ones with the transport chosen by `options`, stdio ones as they are. */
@@ -49,7 +53,8 @@ export function connectionSpecOf(connection: ToolsetConnection, options: TargetO
     return { kind: 'stdio', command, args, env, toolsetId: id, ...(timeoutMs === undefined ? {} : { timeoutMs }) };
   }
   const transport = options.transport === 'requested' ? connection.transport : connection.resolvedTransport;
-  return { url: connection.url, headers: connection.headers, transport, ...(connection.timeoutMs === undefined ? {} : { timeoutMs: connection.timeoutMs }) };
+  const { url, headers, timeoutMs, protocolVersion } = connection;
+  return { url, headers, transport, ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(protocolVersion === undefined ? {} : { protocolVersion }) };
 }
 
 /** Builds MCP targets for stored toolsets (the worker's pool, the API's ad-hoc calls and listings). */

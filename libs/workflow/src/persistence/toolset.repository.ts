@@ -62,6 +62,8 @@ export interface HttpToolsetConnection extends ConnectionCommon {
   headers: Record<string, string>;
   transport: TransportMode;
   resolvedTransport: ResolvedHttpTransport;
+  /** The revision the server spoke at the last listing: connects try its path first. */
+  protocolVersion?: string;
 }
 
 /** How to start a local server, env values in clear: for connecting only, never for responses or logs. */
@@ -239,6 +241,8 @@ export class ToolsetRepository {
             resolvedTransport: doc.resolvedTransport as ResolvedHttpTransport,
           };
     if (typeof doc.timeoutMs === 'number') connection.timeoutMs = doc.timeoutMs;
+    const protocolVersion = doc.serverInfo?.protocolVersion;
+    if (connection.kind !== 'stdio' && protocolVersion && protocolVersion !== 'unknown') connection.protocolVersion = protocolVersion;
     return connection;
   }
 

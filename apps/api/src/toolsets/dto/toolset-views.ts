@@ -33,6 +33,8 @@ export interface ToolsetSummaryView {
   transport: ResolvedToolsetTransport;
   /** What the toolset asks for (`auto` probes Streamable HTTP, then legacy SSE; `stdio` for local servers). */
   requestedTransport: TransportMode | 'stdio';
+  /** The MCP revision the server spoke at the last listing (`2024-11-05` … `2026-07-28`): its path is tried first. */
+  protocolVersion: string;
   timeoutMs: number | null;
   serverInfo: ServerInfo;
   toolCount: number;
@@ -77,6 +79,7 @@ export function toolsetSummaryView(toolset: ToolsetSummary): ToolsetSummaryView 
     ...whereView(toolset),
     transport: toolset.resolvedTransport,
     requestedTransport: toolset.transport,
+    protocolVersion: toolset.serverInfo.protocolVersion,
     timeoutMs: toolset.timeoutMs ?? null,
     serverInfo: toolset.serverInfo,
     toolCount: toolset.toolCount,
