@@ -39,6 +39,7 @@ export * from './persistence/persistence.module.js';
 // Secrets: AES-256-GCM at rest (toolset headers, provider API keys)
 export { createSecretBox, SecretBoxError, type SecretBox, type SecretBoxOptions } from './secrets/secret-box.js';
 export { SECRET_BOX, SecretsModule } from './secrets/secrets.module.js';
+export * from './secrets/secret-inputs.js';
 
 // Toolsets: stored MCP servers, the engine's ToolCatalog over them, MCP targets with opened headers
 export * from './persistence/toolset.schema.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Types } from 'mongoose';
-import { RunQueueProducer, RunRepository, toRunView, WorkflowRepository, type RunDoc, type RunView } from '#workflow';
+import { RunQueueProducer, RunRepository, SECRET_BOX, splitSecretInputs, toRunView, WorkflowRepository, type RunDoc, type RunView, type SecretBox } from '#workflow';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../common/api-errors.js';
 import { parseRequest } from '../common/zod-validation.js';
 import { idempotencyKeySchema, MAX_WAIT_MS, startRunBodySchema, waitQuerySchema } from './dto/run.dto.js';
@@ -25,6 +25,8 @@ interface RunRequest {
   workflowId: string;
   version: number;
   inputs: Record<string, unknown>;
+  /** Sealed secret inputs; `inputs` holds `***` for them. */
+  secretInputs?: string;
   requestHash?: string;
   retryOf?: string;
 }
@@ -43,6 +45,7 @@ export class StartRunService {
     private readonly runs: RunRepository,
     private readonly queue: RunQueueProducer,
     private readonly waiter: RunWaiter,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
   async start(workflowId: string, body: unknown, options: StartRunOptions): Promise<StartedRun> {
@@ -55,9 +58,13 @@ export class StartRunService {
     const inputs = withDefaults(version.definition.inputSchema, request.inputs);
     const problems = runInputProblems(version.definition.inputSchema, inputs);
     if (problems.length > 0) throw new InvalidRequestError(problems, 'The run inputs do not match the workflow inputSchema');
-    // The request as sent (not the resolved version), so a replay after a new PUT still matches.
-    const requestHash = createHash('sha256').update(JSON.stringify([request.version ?? null, request.inputs])).digest('hex');
-    return this.accept({ workflowId, version: versionNumber, inputs, requestHash }, options);
+    // Secret inputs (header templates' tokens) are sealed apart and shown as ***, here and in every log of the run.
+    const { shown, secrets } = splitSecretInputs(version.definition.inputSchema, inputs);
+    const secretInputs = Object.keys(secrets).length > 0 ? this.box.seal(JSON.stringify(secrets)) : undefined;
+    // The request as sent (not the resolved version), so a replay after a new PUT still matches; no secret goes into the hash.
+    const asked = splitSecretInputs(version.definition.inputSchema, request.inputs).shown;
+    const requestHash = createHash('sha256').update(JSON.stringify([request.version ?? null, asked])).digest('hex');
+    return this.accept({ workflowId, version: versionNumber, inputs: shown, requestHash, ...(secretInputs && { secretInputs }) }, options);
   }
 
   /** `POST /runs/:id/retry`: a new run of the same version with the same inputs. */
@@ -69,7 +76,8 @@ export class StartRunService {
     if (!(await this.workflows.findLive(workflowId))) throw new NotFoundError('Workflow', workflowId);
     const { inputs } = toRunView(source);
     const requestHash = createHash('sha256').update(JSON.stringify(['retry', runId])).digest('hex');
-    return this.accept({ workflowId, version: source.version, inputs, requestHash, retryOf: runId }, options);
+    const secretInputs = source.secretInputs;
+    return this.accept({ workflowId, version: source.version, inputs, requestHash, retryOf: runId, ...(secretInputs && { secretInputs }) }, options);
   }
 
   private async accept(request: RunRequest, options: StartRunOptions): Promise<StartedRun> {

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { compileSchema } from '#mcp';
-import { NODE_REGISTRY, ProviderRepository, ToolsetCatalog, validateWorkflow, type NodeRegistry, type WorkflowDefinition } from '#workflow';
+import { NODE_REGISTRY, ProviderRepository, ToolsetCatalog, ToolsetRepository, validateWorkflow, type NodeRegistry, type WorkflowDefinition } from '#workflow';
 import { ApiError, InvalidRequestError, type ProblemDetail } from '../common/api-errors.js';
 import { parseRequest } from '../common/zod-validation.js';
 import { workflowBodySchema } from './dto/workflow.dto.js';
+import { secretHeaderProblems } from './secret-header-check.js';
 
 export interface WorkflowCheck {
   definition?: WorkflowDefinition;
@@ -37,6 +38,7 @@ export class WorkflowChecker {
     @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
     private readonly catalog: ToolsetCatalog,
     private readonly providers: ProviderRepository,
+    private readonly toolsets: ToolsetRepository,
   ) {}
 
   async check(body: unknown): Promise<WorkflowCheck> {
@@ -48,11 +50,12 @@ export class WorkflowChecker {
       throw error;
     }
     const definition = parsed as WorkflowDefinition;
-    const [issues, unknownProviders] = await Promise.all([
+    const [issues, unknownProviders, secretHeaders] = await Promise.all([
       validateWorkflow(definition, { registry: this.registry, catalog: this.catalog }),
       providerProblems(definition, this.providers),
+      secretHeaderProblems(definition, this.toolsets),
     ]);
-    const errors = [...inputSchemaProblems(parsed.inputSchema), ...issues, ...unknownProviders];
+    const errors = [...inputSchemaProblems(parsed.inputSchema), ...issues, ...unknownProviders, ...secretHeaders];
     return errors.length === 0 ? { definition, errors } : { errors };
   }
 

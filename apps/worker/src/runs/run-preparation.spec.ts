@@ -3,6 +3,7 @@ import { Types } from 'mongoose';
 import type { McpHttpTarget } from '#mcp';
 import { startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
 import {
+  createSecretBox,
   DEFAULT_ENGINE_LIMITS,
   type AppConfig,
   type HttpConnectionSpec,
@@ -61,7 +62,7 @@ describe('RunPreparer', () => {
     const runs = { record: async (_id: unknown, session: RunMcpSessionDoc) => void recorded.push(session) } as unknown as RunSessionRepository;
     const workflows = { findVersion: async () => ({ definition }) } as unknown as WorkflowRepository;
     const config = { limits: { callTimeoutMs: DEFAULT_ENGINE_LIMITS.callTimeoutMs } } as AppConfig;
-    preparer = new RunPreparer(config, workflows, snapshots, targets, new RunSessions(runs, targets));
+    preparer = new RunPreparer(config, workflows, snapshots, targets, new RunSessions(runs, targets), createSecretBox({}));
   });
   afterAll(() => server.close());
 

@@ -3,12 +3,14 @@ import { McpClientPool, type McpTarget, type PooledSession } from '#mcp';
 import {
   APP_CONFIG,
   DEFAULT_HANDLE,
+  SECRET_BOX,
   START_NODE_TYPE,
   ToolsetSnapshots,
   ToolsetTargets,
   WorkflowRepository,
   type AppConfig,
   type RunDoc,
+  type SecretBox,
   type WorkflowDefinition,
 } from '#workflow';
 import { RunSessions, type SessionRecorder } from './run-sessions.js';
@@ -88,6 +90,7 @@ export class RunPreparer {
     private readonly snapshots: ToolsetSnapshots,
     private readonly targets: ToolsetTargets,
     private readonly sessions: RunSessions,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Optional() private readonly sharedStdio?: SharedStdioServers,
   ) {}
 
@@ -97,7 +100,11 @@ export class RunPreparer {
    * reach a run this worker does not hold, nor race the claim's own write.
    */
   prepare(runId: RunDoc['_id'], plan: RunPlan, taken: Promise<RunDoc | undefined>): PreparedRun {
-    const toolsets = new RunToolsets(this.snapshots, this.targets);
+    // Header templates need the run's secret inputs: only known once the run is ours, and opened only then.
+    let secrets: Promise<Record<string, unknown>> | undefined;
+    const secretInputs = () =>
+      (secrets ??= taken.then((run) => (run?.secretInputs ? (JSON.parse(this.box.open(run.secretInputs)) as Record<string, unknown>) : {})));
+    const toolsets = new RunToolsets(this.snapshots, this.targets, secretInputs);
     const recorder = this.sessions.recorder(runId, toolsets);
     const onSessionOpened = async (session: PooledSession): Promise<void> => {
       // A session opened ahead of the claim is refused (the pool closes it) if the run is not ours.

@@ -3,6 +3,7 @@ import { PromiseMemo } from './promise-memo.js';
 import {
   EngineError,
   connectionSpecOf,
+  hasHeaderTemplates,
   type ConnectionSpec,
   type ToolCallRequest,
   type ToolCallResult,
@@ -28,7 +29,8 @@ export interface SharedServers {
 }
 
 export interface TargetFactory {
-  targetFor(spec: ConnectionSpec): McpTarget;
+  /** With `secrets`, header templates are filled from them (ToolsetTargets). */
+  targetFor(spec: ConnectionSpec, secrets?: Record<string, unknown>): McpTarget;
 }
 
 /**
@@ -43,6 +45,8 @@ export class RunToolsets implements ToolCatalog, TargetSource {
   constructor(
     private readonly snapshots: SnapshotSource,
     private readonly targets: TargetFactory,
+    /** The run's secret inputs, for toolsets whose headers are templates over them. */
+    private readonly secretInputs: () => Promise<Record<string, unknown>> = () => Promise.resolve({}),
   ) {}
 
   load(toolsetId: string): Promise<ToolsetSnapshot | undefined> {
@@ -66,7 +70,10 @@ export class RunToolsets implements ToolCatalog, TargetSource {
   /** The transport the server spoke at the last listing, so no probing. */
   async toolsetConnectionTarget(toolsetId: string): Promise<McpTarget | undefined> {
     const snapshot = await this.load(toolsetId);
-    return snapshot && this.targets.targetFor(connectionSpecOf(snapshot.connection));
+    if (!snapshot) return undefined;
+    const spec = connectionSpecOf(snapshot.connection);
+    // Two runs with different tokens get different headers, hence different pool keys: they never share a session.
+    return this.targets.targetFor(spec, spec.kind !== 'stdio' && hasHeaderTemplates(spec.headers) ? await this.secretInputs() : undefined);
   }
 }
 
