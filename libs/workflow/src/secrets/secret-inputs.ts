@@ -6,8 +6,7 @@
  * ever rendered into the headers of the run's own MCP connections.
  */
 import type { JsonSchema } from '../engine/types.js';
-
-export const SECRET_MASK = '***';
+import { SECRET_MASK } from './scrub-secrets.js';
 
 const TEMPLATE = /\{\{\s*inputs\.([A-Za-z_$][\w$-]*)\s*\}\}/g;
 
