@@ -111,7 +111,8 @@ export class RunPreparer {
       if (!(await taken)) throw new Error(`run ${String(runId)} is not held by this worker: its MCP session is not kept`);
       await recorder.onSessionOpened(session);
     };
-    const pool = new McpClientPool({ onSessionOpened });
+    // Declares the elicitation capability; each call answers with its node's policy (declining by default).
+    const pool = new McpClientPool({ onSessionOpened, onElicitation: async () => ({ action: 'decline' }) });
     const servers = this.sharedStdio;
     const shared = servers && {
       isShared: (toolsetId: string) => toolsets.sharedProcess(toolsetId),

@@ -1,10 +1,12 @@
-import { poolKey, type AcquiredConnection, type McpClientPool, type McpTarget } from '#mcp';
+import { defaultsOf, poolKey, type AcquiredConnection, type ElicitationAnswer, type ElicitationRequest, type McpClientPool, type McpTarget } from '#mcp';
 import { PromiseMemo } from './promise-memo.js';
 import {
   EngineError,
   connectionSpecOf,
   hasHeaderTemplates,
   type ConnectionSpec,
+  type ElicitationPolicy,
+  type ElicitationRecord,
   type ToolCallRequest,
   type ToolCallResult,
   type ToolCatalog,
@@ -77,6 +79,16 @@ export class RunToolsets implements ToolCatalog, TargetSource {
   }
 }
 
+/** The node's policy as an elicitation answerer; what was asked and answered is kept for the run log. */
+export function answerElicitation(policy: ElicitationPolicy, seen: ElicitationRecord[]): (request: ElicitationRequest) => Promise<ElicitationAnswer> {
+  return async ({ message, requestedSchema }) => {
+    const answer: ElicitationAnswer =
+      policy === 'decline' ? { action: 'decline' } : { action: 'accept', content: policy === 'defaults' ? defaultsOf(requestedSchema) : policy.answer };
+    seen.push({ message, action: answer.action });
+    return answer;
+  };
+}
+
 /**
  * The engine's ToolInvoker for one run: every call goes through the run's MCP client pool, so
  * calls to one server share one session, and closing the pool ends them all.
@@ -108,9 +120,11 @@ export class PooledToolInvoker implements ToolInvoker {
     // Reused: a session an earlier call of this run used, not one merely opened ahead of it.
     const reused = acquired.reused && !firstCall;
     const timeoutMs = request.timeoutMs === undefined || request.timeoutMs === this.defaultCallTimeoutMs ? target.timeoutMs : request.timeoutMs;
+    const elicitations: ElicitationRecord[] = [];
     const result = await connection.callTool(request.tool, request.arguments, {
       signal: request.signal,
       timeoutMs,
+      onElicitation: answerElicitation(request.elicitation ?? 'decline', elicitations),
       ...(descriptor && { inputSchema: descriptor.inputSchema }),
       ...(descriptor?.outputSchema !== undefined && { outputSchema: descriptor.outputSchema }),
     });
@@ -121,6 +135,7 @@ export class PooledToolInvoker implements ToolInvoker {
       content: result.content,
       transport: connection.transport,
       sessionReused: reused,
+      ...(elicitations.length > 0 && { elicitations }),
     };
   }
 
