@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { LlmModule, WorkflowStoreModule } from '#workflow';
+import { LlmModule, WorkflowStoreModule } from '#workflow/nest';
 import { ProvidersController } from './providers.controller.js';
 import { ProvidersService } from './providers.service.js';
 

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ProviderRepository, providerSummaryOf, WorkflowRepository } from '#workflow';
+import { ProviderRepository, providerSummaryOf, WorkflowRepository } from '#workflow/nest';
 import { ConflictError, NotFoundError } from '../common/api-errors.js';
 import { findPage, type Page, type PageQuery } from '../common/pagination.js';
 import { MASK, type CreateProviderBody, type UpdateProviderBody } from './dto/provider-requests.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { Types } from 'mongoose';
-import type { ExecutionRecord, RunDoc, RunStreamEvent } from '#workflow';
-import { toLogItem } from '#workflow';
+import type { ExecutionRecord } from '#workflow';
+import type { RunDoc, RunStreamEvent } from '#workflow/nest';
+import { toLogItem } from '#workflow/nest';
 import { RunEventStream, type RunStateSource } from './run-event-stream.js';
 
 const runId = new Types.ObjectId().toHexString();

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { NodeExecutionRepository, RunRepository, toExecutionRecord, type RunStreamEvent } from '#workflow';
+import { NodeExecutionRepository, RunRepository, toExecutionRecord, type RunStreamEvent } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 import { RunEventStream } from './run-event-stream.js';
 import { RunEventsHub } from './run-events-hub.js';

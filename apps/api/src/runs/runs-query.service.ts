@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { NodeExecutionRepository, RunRepository, toExecutionRecord, toLogItem, toRunView, type LogItem, type RunView } from '#workflow';
+import {
+  NodeExecutionRepository,
+  RunRepository,
+  toExecutionRecord,
+  toLogItem,
+  toRunView,
+  type LogItem,
+  type RunView,
+} from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 import { findPage, parsePageQuery, type Page } from '../common/pagination.js';
 import { parseRequest } from '../common/zod-validation.js';

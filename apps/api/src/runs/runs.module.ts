@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RunQueueProducer, WorkflowStoreModule } from '#workflow';
+import { RunQueueProducer, WorkflowStoreModule } from '#workflow/nest';
 import { CancelRunService } from './cancel-run.service.js';
 import { RunEventsHub } from './run-events-hub.js';
 import { RunEventsService } from './run-events.service.js';

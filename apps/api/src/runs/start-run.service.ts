@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Types } from 'mongoose';
-import { RunQueueProducer, RunRepository, toRunView, WorkflowRepository, type RunDoc, type RunView } from '#workflow';
+import {
+  RunQueueProducer,
+  RunRepository,
+  toRunView,
+  WorkflowRepository,
+  type RunDoc,
+  type RunView,
+} from '#workflow/nest';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../common/api-errors.js';
 import { parseRequest } from '../common/zod-validation.js';
 import { idempotencyKeySchema, MAX_WAIT_MS, startRunBodySchema, waitQuerySchema } from './dto/run.dto.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ToolsetRepository, toolsetSummaryOf, type ToolsetRecord } from '#workflow';
+import { ToolsetRepository, toolsetSummaryOf, type ToolsetRecord } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 import { findPage, type Page, type PageQuery } from '../common/pagination.js';
 import { toolsetSummaryView, type ToolsetSummaryView } from './dto/toolset-views.js';

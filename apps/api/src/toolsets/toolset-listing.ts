@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { listToolset } from '#mcp';
-import { ToolsetTargets, type ConnectionSpec, type ToolsetListingInput } from '#workflow';
+import { ToolsetTargets, type ConnectionSpec, type ToolsetListingInput } from '#workflow/nest';
 import { connectionFailure } from './toolset-errors.js';
 
 /** Connects to an MCP server, lists every tool (all pages), closes; failures become 422 errors. */

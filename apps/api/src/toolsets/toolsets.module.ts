@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ToolsetStoreModule, WorkflowStoreModule } from '#workflow';
+import { ToolsetStoreModule, WorkflowStoreModule } from '#workflow/nest';
 import { CallTool } from './call-tool.js';
 import { CreateToolset, PreviewToolset } from './create-toolset.js';
 import { DeleteToolset } from './delete-toolset.js';

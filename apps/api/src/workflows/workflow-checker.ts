@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { compileSchema } from '#mcp';
-import { NODE_REGISTRY, ProviderRepository, ToolsetCatalog, validateWorkflow, type NodeRegistry, type WorkflowDefinition } from '#workflow';
+import { validateWorkflow, type NodeRegistry, type WorkflowDefinition } from '#workflow';
+import { NODE_REGISTRY, ProviderRepository, ToolsetCatalog } from '#workflow/nest';
 import { ApiError, InvalidRequestError, type ProblemDetail } from '../common/api-errors.js';
 import { parseRequest } from '../common/zod-validation.js';
 import { workflowBodySchema } from './dto/workflow.dto.js';

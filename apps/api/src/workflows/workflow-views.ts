@@ -1,4 +1,10 @@
-import type { StoredWorkflow, WorkflowReferences, StoredWorkflowVersion, WorkflowDoc, WorkflowVersionDoc } from '#workflow';
+import type {
+  StoredWorkflow,
+  WorkflowReferences,
+  StoredWorkflowVersion,
+  WorkflowDoc,
+  WorkflowVersionDoc,
+} from '#workflow/nest';
 
 /** The latest version of a workflow: its definition, when the workflow was created and last changed. */
 export function toWorkflowView({ workflow, version }: StoredWorkflow) {

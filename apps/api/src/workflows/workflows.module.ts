@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { LlmModule, ToolsetStoreModule, WorkflowStoreModule } from '#workflow';
+import { LlmModule, ToolsetStoreModule, WorkflowStoreModule } from '#workflow/nest';
 import { WorkflowChecker } from './workflow-checker.js';
 import { WorkflowsController } from './workflows.controller.js';
 import { WorkflowsService } from './workflows.service.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { WorkflowRepository } from '#workflow';
+import { WorkflowRepository } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 import { findPage, parsePageQuery } from '../common/pagination.js';
 import { parseRequest } from '../common/zod-validation.js';

@@ -2,24 +2,26 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Types } from 'mongoose';
 import {
+  runWorkflow,
+  systemClock,
+  type EngineLimits,
+  type NodeRegistry,
+  type RunOutcome,
+  type RunStore,
+} from '#workflow';
+import {
   APP_CONFIG,
   ENGINE_EXTRAS,
   MAX_RUN_CLAIMS,
   NODE_REGISTRY,
   NodeExecutionRepository,
   RunRepository,
-  runWorkflow,
-  systemClock,
   toRunView,
   type AppConfig,
-  type EngineLimits,
-  type NodeRegistry,
   type RunDoc,
   type RunCompletion,
   type RunErrorDoc,
-  type RunOutcome,
-  type RunStore,
-} from '#workflow';
+} from '#workflow/nest';
 import type { RunHandle } from './active-runs.js';
 import { createRedactor } from './redact-inputs.js';
 import { RunEventsPublisher } from './run-events-publisher.js';

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Types } from 'mongoose';
 import type { McpHttpTarget } from '#mcp';
 import { startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
+import { DEFAULT_ENGINE_LIMITS, type WorkflowDefinition } from '#workflow';
 import {
-  DEFAULT_ENGINE_LIMITS,
   type AppConfig,
   type ConnectionSpec,
   type RunDoc,
@@ -12,9 +12,8 @@ import {
   type ToolsetSnapshot,
   type ToolsetSnapshots,
   type ToolsetTargets,
-  type WorkflowDefinition,
   type WorkflowRepository,
-} from '#workflow';
+} from '#workflow/nest';
 import { certainToolsets, RunPreparer } from './run-preparation.js';
 import { RunSessions } from './run-sessions.js';
 

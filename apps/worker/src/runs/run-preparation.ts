@@ -1,16 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { McpClientPool, type PooledSession } from '#mcp';
+import { DEFAULT_HANDLE, START_NODE_TYPE, type WorkflowDefinition } from '#workflow';
 import {
   APP_CONFIG,
-  DEFAULT_HANDLE,
-  START_NODE_TYPE,
   ToolsetSnapshots,
   ToolsetTargets,
   WorkflowRepository,
   type AppConfig,
   type RunDoc,
-  type WorkflowDefinition,
-} from '#workflow';
+} from '#workflow/nest';
 import { RunSessions, type SessionRecorder } from './run-sessions.js';
 import { PooledToolInvoker, RunToolsets } from './run-tools.js';
 

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { McpClientPool, type McpHttpTarget } from '#mcp';
 import { startFixtureServer, type FixtureServer } from '#mcp/testing';
-import type { RunDoc, RunMcpSessionDoc, RunSessionRepository, ToolsetTargets } from '#workflow';
+import type { RunDoc, RunMcpSessionDoc, RunSessionRepository, ToolsetTargets } from '#workflow/nest';
 import { RunSessions } from './run-sessions.js';
 
 /** The session records RunSessions keeps, in memory: `stored` what a run has on record, `overlaps` records that started while another ran. */

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, RunQueueProducer, RunRepository, type AppConfig, type RunDoc } from '#workflow';
+import { APP_CONFIG, RunQueueProducer, RunRepository, type AppConfig, type RunDoc } from '#workflow/nest';
 import { ActiveRuns } from './active-runs.js';
 import { RunEventsPublisher } from './run-events-publisher.js';
 import { RunSessions } from './run-sessions.js';

@@ -2,14 +2,13 @@ import { poolKey, type McpClientPool, type McpTarget } from '#mcp';
 import { PromiseMemo } from './promise-memo.js';
 import {
   EngineError,
-  type ConnectionSpec,
   type ToolCallRequest,
   type ToolCallResult,
   type ToolCatalog,
   type ToolDescriptor,
   type ToolInvoker,
-  type ToolsetSnapshot,
 } from '#workflow';
+import { type ConnectionSpec, type ToolsetSnapshot } from '#workflow/nest';
 
 /** Where the invoker gets a toolset's MCP target (headers opened, SSRF-safe fetch). */
 export interface TargetSource {

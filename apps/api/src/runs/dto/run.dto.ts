@@ -1,6 +1,6 @@
 import { isValidObjectId } from 'mongoose';
 import { z } from 'zod';
-import { RUN_STATUSES } from '#workflow';
+import { RUN_STATUSES } from '#workflow/nest';
 
 /** The longest `?wait=` honoured (ms): a longer wait answers like this one (202 if still running). */
 export const MAX_WAIT_MS = 120_000;

@@ -1,5 +1,5 @@
 import type { NormalizedToolResult, ServerInfo, ToolSnapshot } from '#mcp';
-import type { ResolvedHttpTransport, ToolsetRecord, ToolsetSummary, TransportMode } from '#workflow';
+import type { ResolvedHttpTransport, ToolsetRecord, ToolsetSummary, TransportMode } from '#workflow/nest';
 import { MASK } from './toolset-requests.js';
 
 /** Response bodies of /toolsets. Header values never appear: every one is shown as "***". */
