@@ -12,8 +12,10 @@ export * from './queue/run-jobs.js';
 export * from './queue/run-stream.js';
 export { RunQueueProducer, type RunJobState } from './queue/run-queue-producer.js';
 
-// Persistence: collections shared by API and worker
+// Persistence: collections shared by API and worker; ids and cursor pages without mongoose in the apps
 export * from './persistence/persistence.module.js';
+export { isStoredId, newStoredId, toStoredId } from './persistence/object-ids.js';
+export type { Page, PageRequest } from './persistence/paging.js';
 
 // Secrets: AES-256-GCM at rest (toolset headers, provider API keys)
 export { createSecretBox, SecretBoxError, type SecretBox, type SecretBoxOptions } from './secrets/secret-box.js';

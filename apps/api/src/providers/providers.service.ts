@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ProviderRepository, providerSummaryOf, WorkflowRepository } from '#workflow/nest';
+import { ProviderRepository, WorkflowRepository } from '#workflow/nest';
 import { ConflictError, NotFoundError } from '../common/api-errors.js';
-import { findPage, type Page, type PageQuery } from '../common/pagination.js';
+import { mapPage, type Page, type PageQuery } from '../common/pagination.js';
 import { MASK, type CreateProviderBody, type UpdateProviderBody } from './dto/provider-requests.js';
 import { providerView, type ProviderView } from './dto/provider-views.js';
 
@@ -21,8 +21,8 @@ export class ProvidersService {
     return providerView(provider);
   }
 
-  list(page: PageQuery): Promise<Page<ProviderView>> {
-    return findPage(this.providers.model, {}, page, (doc) => providerView(providerSummaryOf(doc)));
+  async list(page: PageQuery): Promise<Page<ProviderView>> {
+    return mapPage(await this.providers.page(page), providerView);
   }
 
   async get(id: string): Promise<ProviderView> {

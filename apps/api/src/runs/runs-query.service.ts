@@ -9,7 +9,7 @@ import {
   type RunView,
 } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
-import { findPage, parsePageQuery, type Page } from '../common/pagination.js';
+import { mapPage, parsePageQuery, type Page } from '../common/pagination.js';
 import { parseRequest } from '../common/zod-validation.js';
 import { logPageQuerySchema, runListQuerySchema } from './dto/run.dto.js';
 
@@ -27,13 +27,9 @@ export class RunsQueryService {
     return toRunView(run);
   }
 
-  list(query: Record<string, unknown>): Promise<Page<RunView>> {
-    const filters = parseRequest(runListQuerySchema, { workflowId: query.workflowId, status: query.status }, 'query');
-    const filter = {
-      ...(filters.workflowId && { workflowId: filters.workflowId }),
-      ...(filters.status && { status: filters.status }),
-    };
-    return findPage(this.runs.runs, filter, parsePageQuery(query), toRunView);
+  async list(query: Record<string, unknown>): Promise<Page<RunView>> {
+    const filter = parseRequest(runListQuerySchema, { workflowId: query.workflowId, status: query.status }, 'query');
+    return mapPage(await this.runs.page(filter, parsePageQuery(query)), toRunView);
   }
 
   async logs(id: string, query: Record<string, unknown>): Promise<Page<LogItem>> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { Types } from 'mongoose';
 import {
+  newStoredId,
   RunQueueProducer,
   RunRepository,
   toRunView,
@@ -83,7 +83,7 @@ export class StartRunService {
     const idempotencyKey = options.idempotencyKey === undefined ? undefined : parseRequest(idempotencyKeySchema, options.idempotencyKey, 'Idempotency-Key header');
     const waitMs = Math.min(parseRequest(waitQuerySchema, { wait: options.query?.wait }, 'query').wait ?? 0, MAX_WAIT_MS);
     // The id is chosen here so that `?wait` subscribes while the run is inserted, not after.
-    const id = new Types.ObjectId();
+    const id = newStoredId();
     const early = waitMs > 0 ? this.waiter.watch(String(id)) : undefined;
     const inserted = await this.runs.insert({ ...request, id, idempotencyKey, requestHash: idempotencyKey && request.requestHash }).catch((error: unknown) => {
       void early?.then((watch) => watch.close());

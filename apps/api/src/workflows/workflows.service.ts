@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { WorkflowRepository } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
-import { findPage, parsePageQuery } from '../common/pagination.js';
+import { mapPage, parsePageQuery } from '../common/pagination.js';
 import { parseRequest } from '../common/zod-validation.js';
 import { versionParamSchema } from './dto/workflow.dto.js';
 import { WorkflowChecker } from './workflow-checker.js';
@@ -42,13 +42,13 @@ export class WorkflowsService {
     return toVersionView(version);
   }
 
-  list(query: Record<string, unknown>) {
-    return findPage(this.workflows.workflows, { deletedAt: null }, parsePageQuery(query), toWorkflowSummary);
+  async list(query: Record<string, unknown>) {
+    return mapPage(await this.workflows.pageLive(parsePageQuery(query)), toWorkflowSummary);
   }
 
   async listVersions(id: string, query: Record<string, unknown>) {
     await this.requireLive(id);
-    return findPage(this.workflows.versions, { workflowId: id }, parsePageQuery(query), toVersionSummary);
+    return mapPage(await this.workflows.pageVersions(id, parsePageQuery(query)), toVersionSummary);
   }
 
   async remove(id: string): Promise<void> {

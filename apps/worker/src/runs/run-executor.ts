@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { Types } from 'mongoose';
 import {
   runWorkflow,
   systemClock,
@@ -14,9 +13,11 @@ import {
   ENGINE_EXTRAS,
   MAX_RUN_CLAIMS,
   NODE_REGISTRY,
+  isStoredId,
   NodeExecutionRepository,
   RunRepository,
   toRunView,
+  toStoredId,
   type AppConfig,
   type RunDoc,
   type RunCompletion,
@@ -76,7 +77,7 @@ export class RunExecutor {
       if (claimed && claimed.claims > 1) await this.sessions.endLeftovers(claimed);
       return claimed;
     });
-    const early = plan && Types.ObjectId.isValid(handle.runId) ? this.preparer.prepare(new Types.ObjectId(handle.runId), plan, taken) : undefined;
+    const early = plan && isStoredId(handle.runId) ? this.preparer.prepare(toStoredId(handle.runId), plan, taken) : undefined;
     const run = await taken.catch(async (error: unknown) => {
       await early?.close();
       throw error;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Types } from 'mongoose';
+import { newStoredId, toStoredId } from '#workflow/nest';
 import type { McpHttpTarget } from '#mcp';
 import { startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
 import { DEFAULT_ENGINE_LIMITS, type WorkflowDefinition } from '#workflow';
@@ -47,7 +47,7 @@ describe('RunPreparer', () => {
   const recorded: RunMcpSessionDoc[] = [];
   let preparer: RunPreparer;
   const definition = workflow([{ source: 'start', target: 'a' }], { a: 'ts-1' });
-  const plan = { workflowId: new Types.ObjectId().toHexString(), version: 3 };
+  const plan = { workflowId: newStoredId().toHexString(), version: 3 };
 
   beforeAll(async () => {
     server = await startFixtureServer();
@@ -69,10 +69,10 @@ describe('RunPreparer', () => {
     recorded.length = 0;
     let hold: (run: RunDoc | undefined) => void = () => undefined;
     const taken = new Promise<RunDoc | undefined>((resolve) => (hold = resolve));
-    const prepared = preparer.prepare(new Types.ObjectId(), plan, taken);
+    const prepared = preparer.prepare(newStoredId(), plan, taken);
     await waitUntil(() => server.sessions() === 1, 2_000, 'a session opened ahead');
     expect(recorded).toEqual([]);
-    hold({ _id: new Types.ObjectId(), workflowId: new Types.ObjectId(plan.workflowId), version: 3 } as RunDoc);
+    hold({ _id: newStoredId(), workflowId: toStoredId(plan.workflowId), version: 3 } as RunDoc);
     const result = await prepared.invoker.callTool({ toolsetId: 'ts-1', tool: 'echo', arguments: { message: 'hi' }, signal: new AbortController().signal });
     expect(result).toMatchObject({ text: 'hi', sessionReused: false });
     expect(await prepared.invoker.callTool({ toolsetId: 'ts-1', tool: 'echo', arguments: { message: 'again' }, signal: new AbortController().signal })).toMatchObject({ sessionReused: true });
@@ -86,7 +86,7 @@ describe('RunPreparer', () => {
   it('ends a session opened ahead without recording it when the run turns out not to be this worker’s', async () => {
     recorded.length = 0;
     let hold: (run: RunDoc | undefined) => void = () => undefined;
-    const prepared = preparer.prepare(new Types.ObjectId(), plan, new Promise((resolve) => (hold = resolve)));
+    const prepared = preparer.prepare(newStoredId(), plan, new Promise((resolve) => (hold = resolve)));
     await waitUntil(() => server.sessions() === 1, 2_000, 'a session opened ahead');
     hold(undefined);
     await waitUntil(() => server.sessions() === 0, 2_000, 'the refused session ended');
@@ -96,8 +96,8 @@ describe('RunPreparer', () => {
   });
 
   it('tells whether a claimed run is the one the job announced', () => {
-    const prepared = preparer.prepare(new Types.ObjectId(), plan, Promise.resolve(undefined));
-    const run = (version: number) => ({ workflowId: new Types.ObjectId(plan.workflowId), version }) as RunDoc;
+    const prepared = preparer.prepare(newStoredId(), plan, Promise.resolve(undefined));
+    const run = (version: number) => ({ workflowId: toStoredId(plan.workflowId), version }) as RunDoc;
     expect(prepared.matches(run(3))).toBe(true);
     expect(prepared.matches(run(4))).toBe(false);
     return prepared.close();

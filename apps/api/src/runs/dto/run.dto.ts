@@ -1,6 +1,5 @@
-import { isValidObjectId } from 'mongoose';
 import { z } from 'zod';
-import { RUN_STATUSES } from '#workflow/nest';
+import { isStoredId, RUN_STATUSES } from '#workflow/nest';
 
 /** The longest `?wait=` honoured (ms): a longer wait answers like this one (202 if still running). */
 export const MAX_WAIT_MS = 120_000;
@@ -21,7 +20,7 @@ export const idempotencyKeySchema = z
   .max(255)
   .regex(/^[\x21-\x7e]+$/, 'must be 1–255 printable ASCII characters without spaces');
 
-const objectId = z.string().refine((value) => isValidObjectId(value), 'not a valid id');
+const objectId = z.string().refine((value) => isStoredId(value), 'not a valid id');
 
 export const runListQuerySchema = z.object({
   workflowId: objectId.optional(),
