@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { isStoredId, type Page, type PageRequest } from '#workflow/nest';
-import { parseRequest } from './zod-validation.js';
 
 export type { Page } from '#workflow/nest';
 
-/** `?limit&cursor` of every list endpoint. The cursor is opaque: the last item's id. */
+/** `?limit&cursor` of every list endpoint (`@Query(new ZodPipe(pageQuerySchema, 'query'))`). The cursor is opaque: the last item's id. */
 export const pageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z
@@ -14,10 +13,6 @@ export const pageQuerySchema = z.object({
 });
 
 export type PageQuery = z.output<typeof pageQuerySchema> & PageRequest;
-
-export function parsePageQuery(query: Record<string, unknown>): PageQuery {
-  return parseRequest(pageQuerySchema, { limit: query.limit, cursor: query.cursor }, 'query');
-}
 
 /** A repository's page with each item turned into its API view. */
 export function mapPage<D, T>(page: Page<D>, toItem: (doc: D) => T): Page<T> {

@@ -9,13 +9,12 @@ import {
   type RunView,
 } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
-import { mapPage, parsePageQuery, type Page } from '../common/pagination.js';
-import { parseRequest } from '../common/zod-validation.js';
-import { logPageQuerySchema, runListQuerySchema } from './dto/run.dto.js';
+import { mapPage, type Page, type PageQuery } from '../common/pagination.js';
+import type { LogPageQuery, RunListQuery } from './dto/run-requests.js';
 
 /** Reads: a run, runs newest first, a run's log in execution order. */
 @Injectable()
-export class RunsQueryService {
+export class FindRuns {
   constructor(
     private readonly runs: RunRepository,
     private readonly executions: NodeExecutionRepository,
@@ -27,13 +26,11 @@ export class RunsQueryService {
     return toRunView(run);
   }
 
-  async list(query: Record<string, unknown>): Promise<Page<RunView>> {
-    const filter = parseRequest(runListQuerySchema, { workflowId: query.workflowId, status: query.status }, 'query');
-    return mapPage(await this.runs.page(filter, parsePageQuery(query)), toRunView);
+  async list(filter: RunListQuery, page: PageQuery): Promise<Page<RunView>> {
+    return mapPage(await this.runs.page(filter, page), toRunView);
   }
 
-  async logs(id: string, query: Record<string, unknown>): Promise<Page<LogItem>> {
-    const page = parseRequest(logPageQuerySchema, { limit: query.limit, cursor: query.cursor }, 'query');
+  async logs(id: string, page: LogPageQuery): Promise<Page<LogItem>> {
     if (!(await this.runs.findById(id))) throw new NotFoundError('Run', id);
     const docs = await this.executions.logAfter(id, page.cursor ?? 0, page.limit + 1);
     const items = docs.slice(0, page.limit).map((doc) => toLogItem(toExecutionRecord(doc)));

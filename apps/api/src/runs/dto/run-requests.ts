@@ -32,3 +32,7 @@ export const logPageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   cursor: z.coerce.number().int().min(0).optional(),
 });
+
+export type StartRunBody = z.output<typeof startRunBodySchema>;
+export type RunListQuery = z.output<typeof runListQuerySchema>;
+export type LogPageQuery = z.output<typeof logPageQuerySchema>;
