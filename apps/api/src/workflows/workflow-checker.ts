@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { compileSchema } from '#mcp';
-import { validateWorkflow, type NodeRegistry, type WorkflowDefinition } from '#workflow';
+import { nodeReferencesOf, validateWorkflow, type NodeRegistry, type WorkflowDefinition } from '#workflow';
 import { NODE_REGISTRY, ProviderRepository, ToolsetCatalog } from '#workflow/nest';
 import { ApiError, InvalidRequestError, type ProblemDetail } from '../common/api-errors.js';
 import { parseRequest, type InvalidRequest } from '../common/zod-validation.js';
@@ -24,13 +24,12 @@ function inputSchemaProblems(schema: Record<string, unknown> | undefined): Probl
   return compiled.ok ? [] : [{ path: '/inputSchema', code: 'INVALID_INPUT_SCHEMA', message: `inputSchema does not compile: ${compiled.reason}` }];
 }
 
-/** `llm` and `agent` nodes name a provider: an unknown one is caught at save time, like an unknown toolset. */
-async function providerProblems(definition: WorkflowDefinition, providers: ProviderRepository): Promise<ProblemDetail[]> {
-  const checks = definition.nodes.map(async (node, index): Promise<ProblemDetail[]> => {
-    const providerId = node.config?.providerId;
-    if (typeof providerId !== 'string' || (node.type !== 'llm' && node.type !== 'agent')) return [];
-    if (await providers.findById(providerId)) return [];
-    return [{ path: `/nodes/${index}/config/providerId`, code: 'UNKNOWN_PROVIDER', message: `provider "${providerId}" does not exist` }];
+/** The providers nodes name (their `references`): an unknown one is caught at save time, like an unknown toolset. */
+async function providerProblems(definition: WorkflowDefinition, registry: NodeRegistry, providers: ProviderRepository): Promise<ProblemDetail[]> {
+  const named = nodeReferencesOf(registry, definition.nodes).filter((reference) => reference.kind === 'provider');
+  const checks = named.map(async ({ id, path }): Promise<ProblemDetail[]> => {
+    if (await providers.findById(id)) return [];
+    return [{ path, code: 'UNKNOWN_PROVIDER', message: `provider "${id}" does not exist` }];
   });
   return (await Promise.all(checks)).flat();
 }
@@ -69,7 +68,7 @@ export class WorkflowChecker {
     const definition = parsed as WorkflowDefinition;
     const [issues, unknownProviders] = await Promise.all([
       validateWorkflow(definition, { registry: this.registry, catalog: this.catalog }),
-      providerProblems(definition, this.providers),
+      providerProblems(definition, this.registry, this.providers),
     ]);
     return [...inputSchemaProblems(parsed.inputSchema), ...issues, ...unknownProviders];
   }

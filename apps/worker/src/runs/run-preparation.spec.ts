@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { newStoredId, toStoredId } from '#workflow/nest';
 import type { McpHttpTarget } from '#mcp';
 import { startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
-import { DEFAULT_ENGINE_LIMITS, type WorkflowDefinition } from '#workflow';
+import { createDefaultNodeRegistry, DEFAULT_ENGINE_LIMITS, type WorkflowDefinition } from '#workflow';
 import {
   type AppConfig,
   type ConnectionSpec,
@@ -14,7 +14,7 @@ import {
   type ToolsetTargets,
   type WorkflowRepository,
 } from '#workflow/nest';
-import { certainToolsets, RunPreparer } from './run-preparation.js';
+import { RunPreparer } from './run-preparation.js';
 import { RunSessions } from './run-sessions.js';
 
 const echo = { name: 'echo', usable: true, inputSchema: { type: 'object', properties: { message: { type: 'string' } } }, inputs: [], outputs: [], annotations: {} };
@@ -23,23 +23,6 @@ function workflow(edges: WorkflowDefinition['edges'], toolsets: Record<string, s
   const tools = Object.entries(toolsets).map(([id, toolsetId]) => ({ id, type: 'mcpTool', config: { toolsetId, tool: 'echo' }, inputs: {} }));
   return { name: 'w', nodes: [{ id: 'start', type: 'start', config: {}, inputs: {} }, ...tools, { id: 'if', type: 'condition', config: {}, inputs: {} }], edges };
 }
-
-describe('certainToolsets', () => {
-  it('follows default edges from start only: no branch, no error handle', () => {
-    const definition = workflow(
-      [
-        { source: 'start', target: 'a' },
-        { source: 'a', target: 'if' },
-        { source: 'if', sourceHandle: 'branch:x', target: 'b' },
-        { source: 'a', sourceHandle: 'error', target: 'c' },
-        { source: 'start', target: 'd' },
-        { source: 'start', target: 'missing' },
-      ],
-      { a: 'ts-1', b: 'ts-2', c: 'ts-3', d: 'ts-1' },
-    );
-    expect(certainToolsets(definition)).toEqual(['ts-1']);
-  });
-});
 
 describe('RunPreparer', () => {
   let server: FixtureServer;
@@ -60,7 +43,7 @@ describe('RunPreparer', () => {
     const runs = { record: async (_id: unknown, session: RunMcpSessionDoc) => void recorded.push(session) } as unknown as RunSessionRepository;
     const workflows = { findVersion: async () => ({ definition }) } as unknown as WorkflowRepository;
     const config = { limits: { callTimeoutMs: DEFAULT_ENGINE_LIMITS.callTimeoutMs } } as AppConfig;
-    preparer = new RunPreparer(config, workflows, snapshots, targets, new RunSessions(runs, targets));
+    preparer = new RunPreparer(config, workflows, snapshots, targets, new RunSessions(runs, targets), createDefaultNodeRegistry());
   });
   afterAll(() => server.close());
 
