@@ -14,7 +14,7 @@ export { runWorkflow, type RunWorkflowOptions } from './engine/run-workflow.js';
 export { DEFAULT_ENGINE_LIMITS, resolveLimits, type EngineLimits } from './engine/limits.js';
 export { createNodeRegistry, type NodeRegistry } from './engine/registry.js';
 export { nodeReferencesOf, referencesOf, toolsetsToConnectAhead, type DefinitionReferences } from './engine/node-references.js';
-export { ENGINE_ERROR_CODES, EngineError, toEngineError, type EngineErrorOptions } from './engine/errors.js';
+export { ENGINE_ERROR_CODES, EngineError, toEngineError, type EngineErrorCode, type EngineErrorOptions } from './engine/errors.js';
 export { START_NODE_TYPE, END_NODE_TYPE, DEFAULT_HANDLE, ERROR_HANDLE } from './engine/graph.js';
 export { valueFits, typeFits } from './engine/value-types.js';
 export { createInMemoryRunStore } from './engine/run-store.js';

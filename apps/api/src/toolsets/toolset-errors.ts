@@ -1,15 +1,15 @@
-import { findOutboundBlock, isMcpError, McpError, type ArgumentError } from '#mcp';
+import { findOutboundBlock, HTTP_TRANSPORTS, isMcpError, McpError, type ArgumentError, type HttpTransport } from '#mcp';
 import { ApiError, InvalidRequestError, type ProblemDetail } from '../common/api-errors.js';
 import { pointer } from '../common/zod-validation.js';
 import { MASK } from './dto/toolset-requests.js';
 
 /** A cause of a failed connection; `transport` names the attempt when `auto` tried both. */
 export interface ConnectionProblem extends ProblemDetail {
-  transport?: 'streamable-http' | 'sse';
+  transport?: HttpTransport;
 }
 
-/** libs/mcp lists the causes of an `auto` failure in the order it tried them. */
-const AUTO_ATTEMPTS = ['streamable-http', 'sse'] as const;
+/** libs/mcp lists the causes of an `auto` failure in the order it tried them: HTTP_TRANSPORTS' order. */
+const AUTO_ATTEMPTS = HTTP_TRANSPORTS;
 
 /**
  * Replaces every header value that occurs in a text (a server may echo a credential in its error),

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { listToolset } from '#mcp';
+import { isHttpTransport, listToolset } from '#mcp';
 import { ToolsetTargets, type ConnectionSpec, type ToolsetListingInput } from '#workflow/nest';
 import { connectionFailure } from './toolset-errors.js';
 
@@ -11,7 +11,7 @@ export class ToolsetListing {
   async list(spec: ConnectionSpec, signal?: AbortSignal): Promise<ToolsetListingInput> {
     try {
       const listing = await listToolset(this.targets.targetFor(spec), { signal });
-      return { serverInfo: listing.serverInfo, transport: listing.transport === 'sse' ? 'sse' : 'streamable-http', tools: listing.tools };
+      return { serverInfo: listing.serverInfo, transport: isHttpTransport(listing.transport) ? listing.transport : 'streamable-http', tools: listing.tools };
     } catch (error) {
       throw connectionFailure(error, Object.values(spec.headers));
     }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import {
+  ENGINE_ERROR_CODES,
   runWorkflow,
   systemClock,
   type EngineLimits,
@@ -87,7 +88,7 @@ export class RunExecutor {
       if (!run || run.claims > MAX_RUN_CLAIMS) {
         await early?.close();
         if (!run) return 'not-active';
-        return await this.fail(run, lease, { code: 'RUN_RECOVERY_EXHAUSTED', message: `the run was started ${MAX_RUN_CLAIMS} times without finishing` });
+        return await this.fail(run, lease, { code: ENGINE_ERROR_CODES.runRecoveryExhausted, message: `the run was started ${MAX_RUN_CLAIMS} times without finishing` });
       }
       if (run.cancelRequestedAt) handle.stop('cancel');
       if (!prepared?.matches(run)) {
@@ -112,7 +113,7 @@ export class RunExecutor {
     const version = await prepared.definition;
     if (!version) {
       await prepared.close();
-      return this.fail(run, lease, { code: 'WORKFLOW_VERSION_NOT_FOUND', message: `workflow version ${run.workflowId}/${run.version} is gone` });
+      return this.fail(run, lease, { code: ENGINE_ERROR_CODES.workflowVersionNotFound, message: `workflow version ${run.workflowId}/${run.version} is gone` });
     }
     const catalog = prepared.toolsets;
     const outcome = await runWorkflow({

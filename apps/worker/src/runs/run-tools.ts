@@ -1,6 +1,7 @@
 import { poolKey, type McpClientPool, type McpTarget } from '#mcp';
 import { PromiseMemo } from './promise-memo.js';
 import {
+  ENGINE_ERROR_CODES,
   EngineError,
   type ToolCallRequest,
   type ToolCallResult,
@@ -75,7 +76,7 @@ export class PooledToolInvoker implements ToolInvoker {
 
   async callTool(request: ToolCallRequest): Promise<ToolCallResult> {
     const target = await this.targetOf(request.toolsetId);
-    if (!target) throw new EngineError('UNKNOWN_TOOLSET', `toolset "${request.toolsetId}" does not exist (deleted after the run started?)`);
+    if (!target) throw new EngineError(ENGINE_ERROR_CODES.unknownToolset, `toolset "${request.toolsetId}" does not exist (deleted after the run started?)`);
     const descriptor = await this.catalog.getTool(request.toolsetId, request.tool);
     const key = poolKey(target);
     const firstCall = !this.used.has(key);

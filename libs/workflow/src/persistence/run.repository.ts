@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, Types, type Model } from 'mongoose';
+import { ENGINE_ERROR_CODES } from '../engine/errors.js';
 import { GuardedUpdates } from './guarded-update.js';
 import { toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
@@ -128,7 +129,7 @@ export class RunRepository {
   async cancelQueued(id: string): Promise<RunDoc | undefined> {
     if (!isValidObjectId(id)) return undefined;
     const now = new Date();
-    const error = { code: 'RUN_CANCELED', message: 'the run was canceled before it started' };
+    const error = { code: ENGINE_ERROR_CODES.runCanceled, message: 'the run was canceled before it started' };
     return this.guarded.apply(new Types.ObjectId(id), { status: 'queued' }, { $set: { status: 'canceled', finishedAt: now, durationMs: 0, error, cancelRequestedAt: now } });
   }
 

@@ -1,4 +1,5 @@
 import { Schema, type Types } from 'mongoose';
+import { HTTP_TRANSPORTS, TRANSPORT_MODES, type HttpTransport, type TransportMode } from '#mcp';
 
 /**
  * A toolset: one MCP server by URL, and the snapshot of its tools taken at create/refresh.
@@ -13,8 +14,9 @@ import { Schema, type Types } from 'mongoose';
 export const TOOLSET_MODEL = 'Toolset';
 export const TOOLSETS_COLLECTION = 'toolsets';
 
-export type TransportMode = 'auto' | 'streamable-http' | 'sse';
-export type ResolvedHttpTransport = 'streamable-http' | 'sse';
+export type { TransportMode };
+/** The HTTP transport a toolset's server answered on. */
+export type ResolvedHttpTransport = HttpTransport;
 
 export interface StoredHeader {
   name: string;
@@ -53,8 +55,8 @@ export const ToolsetSchema = new Schema<ToolsetDocument>(
     name: { type: String, required: true },
     url: { type: String, required: true },
     headers: { type: [{ _id: false, name: { type: String, required: true }, value: { type: String, required: true } }], default: [] },
-    transport: { type: String, required: true, enum: ['auto', 'streamable-http', 'sse'] },
-    resolvedTransport: { type: String, required: true, enum: ['streamable-http', 'sse'] },
+    transport: { type: String, required: true, enum: [...TRANSPORT_MODES] },
+    resolvedTransport: { type: String, required: true, enum: [...HTTP_TRANSPORTS] },
     timeoutMs: { type: Number, required: false },
     serverInfo: {
       _id: false,
