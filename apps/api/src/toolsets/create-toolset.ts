@@ -42,6 +42,7 @@ export class PreviewToolset {
       headers: maskHeaders(Object.keys(body.headers)),
       transport: listing.transport,
       requestedTransport: body.transport,
+      protocolVersion: listing.serverInfo.protocolVersion,
       timeoutMs: body.timeoutMs ?? null,
       serverInfo: listing.serverInfo,
       toolCount: listing.tools.length,

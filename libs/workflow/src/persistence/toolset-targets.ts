@@ -10,6 +10,8 @@ export interface ConnectionSpec {
   url: string;
   headers: Record<string, string>;
   transport: TransportMode;
+  /** The revision remembered from the last listing; unset → the stateless revision is tried first. */
+  protocolVersion?: string;
   timeoutMs?: number;
 }
 
@@ -23,7 +25,9 @@ export interface TargetOptions {
 
 /** MCP target of a connection: headers in clear, the SSRF-safe fetch, the call timeout (toolset's, else the default). */
 export function connectionTarget(spec: ConnectionSpec, fetch: McpHttpTarget['fetch'], defaultTimeoutMs: number): McpHttpTarget {
-  return { url: spec.url, headers: spec.headers, transport: spec.transport, timeoutMs: spec.timeoutMs ?? defaultTimeoutMs, fetch };
+  const target: McpHttpTarget = { url: spec.url, headers: spec.headers, transport: spec.transport, timeoutMs: spec.timeoutMs ?? defaultTimeoutMs, fetch };
+  if (spec.protocolVersion !== undefined) target.protocolVersion = spec.protocolVersion;
+  return target;
 }
 
 /** Builds MCP targets for stored toolsets (the worker's pool, the API's ad-hoc calls and listings). */

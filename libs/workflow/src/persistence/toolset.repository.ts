@@ -41,6 +41,8 @@ export interface ToolsetConnection {
   headers: Record<string, string>;
   transport: TransportMode;
   resolvedTransport: ResolvedHttpTransport;
+  /** The revision the server spoke at the last listing: connects try its path first. */
+  protocolVersion?: string;
   timeoutMs?: number;
   revision: number;
 }
@@ -186,6 +188,8 @@ export class ToolsetRepository {
       revision: doc.revision,
     };
     if (typeof doc.timeoutMs === 'number') connection.timeoutMs = doc.timeoutMs;
+    const protocolVersion = doc.serverInfo?.protocolVersion;
+    if (protocolVersion && protocolVersion !== 'unknown') connection.protocolVersion = protocolVersion;
     return connection;
   }
 

@@ -26,6 +26,8 @@ export interface ToolsetSummaryView {
   transport: ResolvedHttpTransport;
   /** What the toolset asks for (`auto` probes Streamable HTTP, then legacy SSE). */
   requestedTransport: TransportMode;
+  /** The MCP revision the server spoke at the last listing (`2024-11-05` … `2026-07-28`): its path is tried first. */
+  protocolVersion: string;
   timeoutMs: number | null;
   serverInfo: ServerInfo;
   toolCount: number;
@@ -63,6 +65,7 @@ export function toolsetSummaryView(toolset: ToolsetSummary): ToolsetSummaryView 
     headers: maskHeaders(toolset.headerNames),
     transport: toolset.resolvedTransport,
     requestedTransport: toolset.transport,
+    protocolVersion: toolset.serverInfo.protocolVersion,
     timeoutMs: toolset.timeoutMs ?? null,
     serverInfo: toolset.serverInfo,
     toolCount: toolset.toolCount,
