@@ -36,11 +36,11 @@ describe('scripts/dev.sh', () => {
       // The script knows the worker is up from its "worker ready" log line.
       LOG_LEVEL: 'info',
     };
-  });
+  }, 300_000);
   afterAll(() => {
     devSh('down');
     rmSync(dataDir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('starts API and worker, then after a kill -9 of the worker sees it dead and starts only a new worker', async () => {
     const up = devSh('up');
@@ -66,13 +66,13 @@ describe('scripts/dev.sh', () => {
     const after = devSh('status');
     expect(after.status).toBe(0);
     expect(after.stdout).toContain(`worker: running (pid ${newWorker})`);
-  });
+  }, 240_000);
 
   it('answers "already running" when nothing is missing', () => {
     const up = devSh('up');
     expect(up.status).toBe(0);
     expect(up.stderr).toContain('already running');
-  });
+  }, 60_000);
 
   it('counts a zombie as dead, though kill -0 accepts it', () => {
     // `sleep 0 &` ends at once; its parent exec's into a sleep that never reaps it: a zombie for a few seconds.
@@ -86,5 +86,5 @@ describe('scripts/dev.sh', () => {
     const result = spawnSync('bash', ['-c', script], { env: { ...env, DIR: dataDir }, encoding: 'utf8', timeout: 30_000 });
     expect(result.stdout).toContain('kill-0: alive');
     expect(result.stdout).toContain('pid_alive: dead');
-  });
+  }, 60_000);
 });
