@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { basicTools, greetTool, startFixtureServer, startStatelessFixtureServer, type FixtureServer, type StatelessFixtureServer } from '#mcp/testing';
-import type { LogItem } from '#workflow';
+import type { LogItem } from '#workflow/nest';
 import { api } from '../support/http.js';
 import { allLogs, createWorkflow, registerToolset, runToEnd, startRunStack, type Problem } from '../support/runs.js';
 import type { TestStack } from '../support/stack.js';

@@ -1,4 +1,5 @@
-import { headerTemplateInputs, secretInputKeys, type ToolsetRepository, type WorkflowDefinition } from '#workflow';
+import { nodeReferencesOf, type NodeRegistry, type WorkflowDefinition } from '#workflow';
+import { headerTemplateInputs, secretInputKeys, type ToolsetRepository } from '#workflow/nest';
 import type { ProblemDetail } from '../common/api-errors.js';
 
 /**
@@ -6,19 +7,18 @@ import type { ProblemDetail } from '../common/api-errors.js';
  * be used by a workflow that declares each such input secret (`writeOnly: true` or
  * `format: "password"`): otherwise the token would be stored and shown like any other input.
  */
-export async function secretHeaderProblems(definition: WorkflowDefinition, toolsets: ToolsetRepository): Promise<ProblemDetail[]> {
+export async function secretHeaderProblems(definition: WorkflowDefinition, registry: NodeRegistry, toolsets: ToolsetRepository): Promise<ProblemDetail[]> {
   const secret = new Set(secretInputKeys(definition.inputSchema));
-  const checks = definition.nodes.map(async (node, index): Promise<ProblemDetail[]> => {
-    const toolsetId = node.config?.toolsetId;
-    if (node.type !== 'mcpTool' || typeof toolsetId !== 'string') return [];
-    const connection = await toolsets.connectionOf(toolsetId).catch(() => undefined);
+  const named = nodeReferencesOf(registry, definition.nodes).filter((reference) => reference.kind === 'toolset');
+  const checks = named.map(async ({ id, path }): Promise<ProblemDetail[]> => {
+    const connection = await toolsets.connectionOf(id).catch(() => undefined);
     if (!connection || connection.kind === 'stdio') return [];
     return headerTemplateInputs(connection.headers)
       .filter((input) => !secret.has(input))
       .map((input) => ({
-        path: `/nodes/${index}/config/toolsetId`,
+        path,
         code: 'SECRET_INPUT_REQUIRED',
-        message: `toolset "${toolsetId}" builds a header from inputs.${input}: declare "${input}" in inputSchema.properties with writeOnly: true or format: "password"`,
+        message: `toolset "${id}" builds a header from inputs.${input}: declare "${input}" in inputSchema.properties with writeOnly: true or format: "password"`,
       }));
   });
   return (await Promise.all(checks)).flat();

@@ -1,10 +1,8 @@
 import { defaultsOf, poolKey, type AcquiredConnection, type ElicitationAnswer, type ElicitationRequest, type McpClientPool, type McpTarget } from '#mcp';
 import { PromiseMemo } from './promise-memo.js';
 import {
+  ENGINE_ERROR_CODES,
   EngineError,
-  connectionSpecOf,
-  hasHeaderTemplates,
-  type ConnectionSpec,
   type ElicitationPolicy,
   type ElicitationRecord,
   type ToolCallRequest,
@@ -12,8 +10,8 @@ import {
   type ToolCatalog,
   type ToolDescriptor,
   type ToolInvoker,
-  type ToolsetSnapshot,
 } from '#workflow';
+import { connectionSpecOf, hasHeaderTemplates, type ConnectionSpec, type ToolsetSnapshot } from '#workflow/nest';
 
 /** Where the invoker gets a toolset's MCP target (headers opened, SSRF-safe fetch). */
 export interface TargetSource {
@@ -110,7 +108,7 @@ export class PooledToolInvoker implements ToolInvoker {
 
   async callTool(request: ToolCallRequest): Promise<ToolCallResult> {
     const target = await this.targetOf(request.toolsetId);
-    if (!target) throw new EngineError('UNKNOWN_TOOLSET', `toolset "${request.toolsetId}" does not exist (deleted after the run started?)`);
+    if (!target) throw new EngineError(ENGINE_ERROR_CODES.unknownToolset, `toolset "${request.toolsetId}" does not exist (deleted after the run started?)`);
     const descriptor = await this.catalog.getTool(request.toolsetId, request.tool);
     const key = poolKey(target);
     const firstCall = !this.used.has(key);
