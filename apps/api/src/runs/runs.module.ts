@@ -12,5 +12,6 @@ import { StartRunService } from './start-run.service.js';
   imports: [WorkflowStoreModule],
   controllers: [RunsController],
   providers: [RunQueueProducer, RunEventsHub, RunWaiter, StartRunService, RunsQueryService, CancelRunService, RunEventsService],
+  exports: [StartRunService, CancelRunService],
 })
 export class RunsModule {}

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Types } from 'mongoose';
-import { RunQueueProducer, RunRepository, toRunView, WorkflowRepository, type RunDoc, type RunView } from '#workflow';
+import { RunQueueProducer, RunRepository, toRunView, WorkflowRepository, type NewRun, type RunDoc, type RunStreamEvent, type RunView } from '#workflow';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../common/api-errors.js';
 import { parseRequest } from '../common/zod-validation.js';
 import { idempotencyKeySchema, MAX_WAIT_MS, startRunBodySchema, waitQuerySchema } from './dto/run.dto.js';
@@ -19,6 +19,20 @@ export interface StartedRun {
   /** True when an earlier request with the same Idempotency-Key created the run. */
   replayed: boolean;
   run: RunView;
+}
+
+/** A run another entry point starts (a published MCP tool call), its inputs already checked. */
+export interface LaunchRequest {
+  workflowId: string;
+  version: number;
+  inputs: Record<string, unknown>;
+  trigger: NonNullable<NewRun['trigger']>;
+}
+
+export interface LaunchedRun {
+  run: RunView;
+  /** Listening since before the insert; the caller closes it. */
+  watch: RunWatch;
 }
 
 interface RunRequest {
@@ -72,6 +86,20 @@ export class StartRunService {
     return this.accept({ workflowId, version: source.version, inputs, requestHash, retryOf: runId }, options);
   }
 
+  /** Stores and enqueues a run like `start`, watching it (every live event to `onEvent`) from before the insert. */
+  async launch(request: LaunchRequest, onEvent?: (event: RunStreamEvent) => void): Promise<LaunchedRun> {
+    const id = new Types.ObjectId();
+    const watch = await this.waiter.watch(String(id), onEvent);
+    try {
+      const inserted = await this.runs.insert({ ...request, id });
+      await this.enqueue(String(id), request);
+      return { run: toRunView(inserted.run), watch };
+    } catch (error) {
+      watch.close();
+      throw error;
+    }
+  }
+
   private async accept(request: RunRequest, options: StartRunOptions): Promise<StartedRun> {
     const idempotencyKey = options.idempotencyKey === undefined ? undefined : parseRequest(idempotencyKeySchema, options.idempotencyKey, 'Idempotency-Key header');
     const waitMs = Math.min(parseRequest(waitQuerySchema, { wait: options.query?.wait }, 'query').wait ?? 0, MAX_WAIT_MS);
@@ -100,7 +128,7 @@ export class StartRunService {
     }
   }
 
-  private async enqueue(runId: string, { workflowId, version }: RunRequest): Promise<void> {
+  private async enqueue(runId: string, { workflowId, version }: Pick<RunRequest, 'workflowId' | 'version'>): Promise<void> {
     try {
       await this.queue.enqueue(runId, { workflowId, version });
     } catch (error) {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { WorkflowRepository } from '#workflow';
-import { NotFoundError } from '../common/api-errors.js';
+import { McpServerRepository, WorkflowRepository } from '#workflow';
+import { ConflictError, NotFoundError } from '../common/api-errors.js';
+import { ToolListChanges } from '../mcp-servers/tool-list-changes.js';
 import { findPage, parsePageQuery } from '../common/pagination.js';
 import { parseRequest } from '../common/zod-validation.js';
 import { versionParamSchema } from './dto/workflow.dto.js';
@@ -13,6 +14,8 @@ export class WorkflowsService {
   constructor(
     private readonly workflows: WorkflowRepository,
     private readonly checker: WorkflowChecker,
+    private readonly mcpServers: McpServerRepository,
+    private readonly toolListChanges: ToolListChanges,
   ) {}
 
   async create(body: unknown) {
@@ -25,6 +28,8 @@ export class WorkflowsService {
     const definition = await this.checker.require(body);
     const stored = await this.workflows.addVersion(id, definition, referencesOf(definition.nodes));
     if (!stored) throw new NotFoundError('Workflow', id);
+    // Its MCP tool (schema, description) may have changed: clients of the servers publishing it re-list.
+    await this.toolListChanges.publish((await this.mcpServers.findPublishing(id)).map((server) => server.id));
     return toWorkflowView(stored);
   }
 
@@ -52,6 +57,10 @@ export class WorkflowsService {
   }
 
   async remove(id: string): Promise<void> {
+    const [publisher] = await this.mcpServers.findPublishing(id);
+    if (publisher) {
+      throw new ConflictError('WORKFLOW_PUBLISHED', `Workflow ${id} is published as a tool of MCP server "${publisher.name}" (${publisher.id})`);
+    }
     if (!(await this.workflows.softDelete(id))) throw new NotFoundError('Workflow', id);
   }
 

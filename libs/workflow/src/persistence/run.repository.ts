@@ -4,7 +4,7 @@ import { isValidObjectId, Types, type Model } from 'mongoose';
 import { GuardedUpdates } from './guarded-update.js';
 import { toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
-import { ACTIVE_RUN_STATUSES, RUN_MODEL, type RunDoc, type RunErrorDoc, type RunStatsDoc } from './run.schema.js';
+import { ACTIVE_RUN_STATUSES, RUN_MODEL, type RunDoc, type RunErrorDoc, type RunSource, type RunStatsDoc } from './run.schema.js';
 
 export interface NewRun {
   /** The run's id when the caller needs it before the insert (to listen for its events); else a new one. */
@@ -15,6 +15,8 @@ export interface NewRun {
   idempotencyKey?: string;
   requestHash?: string;
   retryOf?: string;
+  /** Who started it; absent = the REST API. */
+  trigger?: { source: RunSource; mcpServerId?: string };
 }
 
 export type InsertRunResult = { created: true; run: RunDoc } | { created: false; run: RunDoc };
@@ -70,6 +72,8 @@ export class RunRepository {
       claims: 0,
       ...(idempotencyScope && { idempotencyScope, requestHash: input.requestHash }),
       ...(input.retryOf && { retryOf: new Types.ObjectId(input.retryOf) }),
+      ...(input.trigger && { source: input.trigger.source }),
+      ...(input.trigger?.mcpServerId && { mcpServerId: input.trigger.mcpServerId }),
     };
     try {
       await this.runs.collection.insertOne({ ...run });
