@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationShutdown } from '@nestjs/common';
 import { parseJSONRPCMessage, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { Redis } from 'ioredis';
@@ -29,7 +29,7 @@ interface SessionOwner {
  * and a session is only ever reached by its own id and key: sessions cannot cross.
  */
 @Injectable()
-export class LegacySseSessions implements OnApplicationShutdown {
+export class LegacySseSessions implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(LegacySseSessions.name);
   private readonly subscriber: Redis;
   private readonly local = new Map<string, SseSessionTransport>();
@@ -102,8 +102,12 @@ export class LegacySseSessions implements OnApplicationShutdown {
     res.status(202).type('text/plain').send('Accepted');
   }
 
+  /** Before the HTTP server closes (it waits for open connections): end the streams this process holds. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all([...this.local.values()].map((transport) => transport.close()));
+  }
+
   onApplicationShutdown(): void {
-    for (const transport of this.local.values()) void transport.close();
     this.subscriber.disconnect();
   }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { createMcpHandler, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import type { McpServerRecord } from '#workflow';
@@ -9,7 +9,7 @@ import { CallRegistry } from './call-registry.js';
 import type { McpCaller } from './mcp-callers.js';
 import { PublishedServerFactory } from './published-server-factory.js';
 import { ServerToolsBus } from './server-tools-bus.js';
-import { openEventStream } from './sse-stream.js';
+import { openEventStream, type EventStream } from './sse-stream.js';
 import { sendWebResponse, toWebRequest, untilClientGone } from './web-exchange.js';
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -34,10 +34,11 @@ function jsonRpcMessage(body: unknown): { method?: unknown; params?: { requestId
  * (CallRegistry) and its GET stream can carry `tools/list_changed` (Redis), wherever it lands.
  */
 @Injectable()
-export class StreamableHttpEndpoint implements OnApplicationShutdown {
+export class StreamableHttpEndpoint implements BeforeApplicationShutdown {
   private readonly logger = new Logger(StreamableHttpEndpoint.name);
   /** One SDK handler per server: its `subscriptions/listen` streams belong to that server's bus. */
   private readonly handlers = new Map<string, McpHttpHandler>();
+  private readonly streams = new Set<EventStream>();
 
   constructor(
     private readonly factory: PublishedServerFactory,
@@ -66,7 +67,9 @@ export class StreamableHttpEndpoint implements OnApplicationShutdown {
     await sendWebResponse(res, response, signal, opensSession ? { [SESSION_HEADER]: randomUUID() } : {});
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the HTTP server closes (it waits for open connections): end every stream this process holds. */
+  async beforeApplicationShutdown(): Promise<void> {
+    for (const stream of this.streams) stream.close();
     await Promise.all([...this.handlers.values()].map((handler) => handler.close().catch(() => undefined)));
   }
 
@@ -106,7 +109,11 @@ export class StreamableHttpEndpoint implements OnApplicationShutdown {
       return;
     }
     const stream = openEventStream(res);
+    this.streams.add(stream);
     const unsubscribe = await this.changes.subscribe(server.id, () => stream.send('message', JSON.stringify(LIST_CHANGED)));
-    stream.onClose(unsubscribe);
+    stream.onClose(() => {
+      unsubscribe();
+      this.streams.delete(stream);
+    });
   }
 }
