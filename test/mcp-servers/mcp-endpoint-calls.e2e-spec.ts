@@ -62,6 +62,9 @@ describe('published MCP server: progress, cancel, errors, list_changed, DNS rebi
 
   it('sends one progress notification per finished node when the client sends a progressToken', async () => {
     const client = await connectV1(server.url);
+    // Its outputSchema comes from what the mcpTool node declares for the output the end node takes.
+    const { tools } = await client.listTools();
+    expect(tools.find((tool) => tool.name === 'slow')?.outputSchema).toEqual({ type: 'object', properties: { text: { type: 'string' } } });
     const updates: Array<{ progress: number; total?: number; message?: string }> = [];
     const result = (await client.callTool({ name: 'slow', arguments: { steps: 2, stepMs: 20 } }, undefined, { onprogress: (update) => void updates.push(update) })) as ToolResult;
     expect(result.isError ?? false).toBe(false);

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { WorkflowStoreModule } from '#workflow';
+import { ToolsetStoreModule, WorkflowStoreModule } from '#workflow';
 import { McpServersModule } from '../mcp-servers/mcp-servers.module.js';
 import { RunsModule } from '../runs/runs.module.js';
 import { CallPublishedTool } from './call-published-tool.js';
@@ -13,7 +13,7 @@ import { StreamableHttpEndpoint } from './streamable-http.js';
 
 /** The MCP protocol endpoints of published servers (`/mcp/<id>`, legacy `/mcp/<id>/sse`); calls are runs. */
 @Module({
-  imports: [WorkflowStoreModule, McpServersModule, RunsModule],
+  imports: [WorkflowStoreModule, ToolsetStoreModule, McpServersModule, RunsModule],
   controllers: [McpEndpointController],
   providers: [McpCallers, PublishedCatalog, CallPublishedTool, CallRegistry, PublishedServerFactory, StreamableHttpEndpoint, LegacySseSessions],
 })
