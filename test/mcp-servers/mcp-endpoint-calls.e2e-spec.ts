@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
-import type { RunView } from '#workflow';
+import type { RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
 import { closeV1, connectV1, connectV1Sse, connectV2, createGreetWorkflow, greetWorkflow, publish, slowWorkflow, type PublishedServer } from '../support/mcp-servers.js';
 import { createWorkflow, registerToolset, startRunStack, waitForRun } from '../support/runs.js';

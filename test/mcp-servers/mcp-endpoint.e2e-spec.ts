@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RunView } from '#workflow';
+import type { RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
 import { closeV1, connectV1, connectV1Sse, connectV2, createGreetWorkflow, publish, type PublishedServer } from '../support/mcp-servers.js';
 import { startRunStack } from '../support/runs.js';

@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { INestApplication } from '@nestjs/common';
 import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
-import type { RunView } from '#workflow';
+import type { RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
 import { closeV1, connectV1, connectV1Sse, connectV2, createGreetWorkflow, greetWorkflow, publish, slowWorkflow, type PublishedServer } from '../support/mcp-servers.js';
 import { createWorkflow, registerToolset, runToEnd, startRunStack, waitForRun } from '../support/runs.js';

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
-import { APP_CONFIG, type AppConfig, type McpServerRecord, type RunStreamEvent, type RunView } from '#workflow';
-import { CancelRunService } from '../runs/cancel-run.service.js';
+import { APP_CONFIG, type AppConfig, type McpServerRecord, type RunStreamEvent, type RunView } from '#workflow/nest';
+import { CancelRun } from '../runs/cancel-run.js';
 import { runInputProblems, withDefaults } from '../runs/run-inputs.js';
-import { StartRunService } from '../runs/start-run.service.js';
+import { RunAdmission } from '../runs/run-admission.js';
 import { PublishedCatalog } from './published-catalog.js';
 
 /** Where a result names its run (`_meta` keys outside the reserved `io.modelcontextprotocol/` prefix). */
@@ -61,8 +61,8 @@ export class CallPublishedTool {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly catalog: PublishedCatalog,
-    private readonly starter: StartRunService,
-    private readonly canceler: CancelRunService,
+    private readonly admission: RunAdmission,
+    private readonly canceler: CancelRun,
   ) {}
 
   async execute(call: ToolCallRequest): Promise<CallToolResult> {
@@ -76,7 +76,7 @@ export class CallPublishedTool {
     }
 
     const progress = new ProgressReporter(call, published.definition.nodes.length);
-    const { run, watch } = await this.starter.launch(
+    const { run, watch } = await this.admission.launch(
       { workflowId: published.workflowId, version: published.version, inputs, trigger: { source: 'mcp', mcpServerId: call.server.id } },
       (event) => progress.onEvent(event),
     );
@@ -111,7 +111,7 @@ export class CallPublishedTool {
   private abandon(runId: string, call: ToolCallRequest): CallToolResult {
     if (call.abortMeansCancel()) {
       this.logger.log({ runId, mcpServerId: call.server.id }, 'MCP client canceled the call: canceling its run');
-      this.canceler.cancel(runId).catch((error: unknown) => this.logger.warn({ err: error, runId }, 'could not cancel the run of a canceled MCP call'));
+      this.canceler.execute(runId).catch((error: unknown) => this.logger.warn({ err: error, runId }, 'could not cancel the run of a canceled MCP call'));
       return toolError(`RUN_CANCELED: run ${runId} was canceled`, runId);
     }
     this.logger.warn({ runId, mcpServerId: call.server.id }, 'MCP client went away before the run ended: the run goes on');

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '#workflow';
+import { APP_CONFIG, type AppConfig } from '#workflow/nest';
 import { RedisConnection } from '../redis/redis.module.js';
 
 /**

@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnAppl
 import { parseJSONRPCMessage, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { Redis } from 'ioredis';
-import { APP_CONFIG, redisConnectionOptions, type AppConfig, type McpServerRecord } from '#workflow';
+import { APP_CONFIG, redisConnectionOptions, type AppConfig, type McpServerRecord } from '#workflow/nest';
 import { ToolListChanges } from '../mcp-servers/tool-list-changes.js';
 import { RedisConnection } from '../redis/redis.module.js';
 import type { McpCaller } from './mcp-callers.js';

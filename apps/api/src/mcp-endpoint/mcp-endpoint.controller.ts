@@ -1,6 +1,6 @@
 import { All, Controller, Get, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { APP_CONFIG, McpServerRepository, type AppConfig, type McpServerRecord } from '#workflow';
+import { APP_CONFIG, McpServerRepository, type AppConfig, type McpServerRecord } from '#workflow/nest';
 import { LegacySseSessions } from './legacy-sse.js';
 import { McpCallers, type McpCaller } from './mcp-callers.js';
 import { RequestOrigin } from './request-origin.js';

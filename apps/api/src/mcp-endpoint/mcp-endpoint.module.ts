@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ToolsetStoreModule, WorkflowStoreModule } from '#workflow';
+import { ToolsetStoreModule, WorkflowStoreModule } from '#workflow/nest';
 import { McpServersModule } from '../mcp-servers/mcp-servers.module.js';
 import { RunsModule } from '../runs/runs.module.js';
 import { CallPublishedTool } from './call-published-tool.js';

@@ -1,17 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Tool } from '@modelcontextprotocol/server';
-import {
-  END_NODE_TYPE,
-  NODE_REGISTRY,
-  START_NODE_TYPE,
-  ToolsetCatalog,
-  WorkflowRepository,
-  type JsonSchema,
-  type McpServerRecord,
-  type NodeRegistry,
-  type PublishedToolDoc,
-  type WorkflowDefinition,
-} from '#workflow';
+import { nodeReferencesOf, type JsonSchema, type NodeRegistry, type WorkflowDefinition } from '#workflow';
+import { NODE_REGISTRY, ToolsetCatalog, WorkflowRepository, type McpServerRecord, type PublishedToolDoc } from '#workflow/nest';
 import { outputSchemaOf } from './tool-output-schema.js';
 
 /** One published tool as `tools/list` shows it, with the workflow version a call would run. */
@@ -22,8 +12,14 @@ export interface PublishedTool {
   tool: Tool;
 }
 
-/** Node types that only compute over the run's own values: a workflow made of them alone touches nothing outside. */
-const CLOSED_NODE_TYPES = new Set([START_NODE_TYPE, END_NODE_TYPE, 'template', 'condition']);
+/**
+ * A workflow whose nodes reference nothing (no toolset, provider or other workflow — what each node
+ * type declares through `references`) only computes over its inputs: it reads and changes nothing
+ * outside. Anything else may, so nothing is claimed for it.
+ */
+function isClosed(definition: WorkflowDefinition, registry: NodeRegistry): boolean {
+  return definition.nodes.every((node) => registry.get(node.type)) && nodeReferencesOf(registry, definition.nodes).length === 0;
+}
 
 /** MCP wants an object schema; the workflow checker already refused any other `type`. */
 function objectSchema(schema: JsonSchema | undefined): Tool['inputSchema'] {
@@ -31,8 +27,12 @@ function objectSchema(schema: JsonSchema | undefined): Tool['inputSchema'] {
   return { ...schema, type: 'object' } as Tool['inputSchema'];
 }
 
-export function describeTool(published: PublishedToolDoc, version: number, definition: WorkflowDefinition, outputSchema: Tool['outputSchema']): PublishedTool {
-  const closed = definition.nodes.every((node) => CLOSED_NODE_TYPES.has(node.type));
+interface ToolFacts {
+  outputSchema: Tool['outputSchema'];
+  closed: boolean;
+}
+
+export function describeTool(published: PublishedToolDoc, version: number, definition: WorkflowDefinition, { outputSchema, closed }: ToolFacts): PublishedTool {
   return {
     workflowId: published.workflowId,
     version,
@@ -43,7 +43,6 @@ export function describeTool(published: PublishedToolDoc, version: number, defin
       description: published.description ?? definition.description ?? `Runs the mcpflow workflow "${definition.name}".`,
       inputSchema: objectSchema(definition.inputSchema),
       ...(outputSchema && { outputSchema }),
-      // Only what the graph proves: without MCP, LLM or agent nodes a run reads and changes nothing outside.
       annotations: { title: definition.name, ...(closed && { readOnlyHint: true, destructiveHint: false, openWorldHint: false }) },
     },
   };
@@ -74,6 +73,6 @@ export class PublishedCatalog {
     const version = workflow && (await this.workflows.findVersion(published.workflowId, workflow.latestVersion));
     if (!version) return undefined;
     const outputSchema = withOutputSchema ? await outputSchemaOf(version.definition, this.registry, this.catalog) : undefined;
-    return describeTool(published, version.version, version.definition, outputSchema);
+    return describeTool(published, version.version, version.definition, { outputSchema, closed: isClosed(version.definition, this.registry) });
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
-import type { McpServerRecord } from '#workflow';
+import type { McpServerRecord } from '#workflow/nest';
 import { CallPublishedTool } from './call-published-tool.js';
 import { CallRegistry } from './call-registry.js';
 import { PublishedCatalog } from './published-catalog.js';

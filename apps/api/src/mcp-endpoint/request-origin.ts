@@ -1,5 +1,5 @@
 import { localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
-import type { AppConfig } from '#workflow';
+import type { AppConfig } from '#workflow/nest';
 
 /**
  * DNS rebinding protection for the MCP endpoints: the Host must be a name this API is reached by

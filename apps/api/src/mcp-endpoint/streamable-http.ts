@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { createMcpHandler, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
-import type { McpServerRecord } from '#workflow';
+import type { McpServerRecord } from '#workflow/nest';
 import { ToolListChanges } from '../mcp-servers/tool-list-changes.js';
-import { CancelRunService } from '../runs/cancel-run.service.js';
+import { CancelRun } from '../runs/cancel-run.js';
 import { CallRegistry } from './call-registry.js';
 import type { McpCaller } from './mcp-callers.js';
 import { PublishedServerFactory } from './published-server-factory.js';
@@ -44,7 +44,7 @@ export class StreamableHttpEndpoint implements BeforeApplicationShutdown {
     private readonly factory: PublishedServerFactory,
     private readonly changes: ToolListChanges,
     private readonly registry: CallRegistry,
-    private readonly canceler: CancelRunService,
+    private readonly canceler: CancelRun,
   ) {}
 
   async serve(server: McpServerRecord, caller: McpCaller, req: ExpressRequest, res: ExpressResponse): Promise<void> {
@@ -99,7 +99,7 @@ export class StreamableHttpEndpoint implements BeforeApplicationShutdown {
     const runId = await this.registry.runOf(caller.keyId, sessionId, requestId);
     if (!runId) return;
     this.logger.log({ runId, keyId: caller.keyId }, 'MCP client canceled a call: canceling its run');
-    this.canceler.cancel(runId).catch((error: unknown) => this.logger.warn({ err: error, runId }, 'could not cancel the run of a canceled MCP call'));
+    this.canceler.execute(runId).catch((error: unknown) => this.logger.warn({ err: error, runId }, 'could not cancel the run of a canceled MCP call'));
   }
 
   /** The 2025 standalone GET stream: server-initiated messages, here only `tools/list_changed`. */

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { McpServerRepository, type McpServerRecord } from '#workflow';
+import { McpServerRepository, type McpServerRecord } from '#workflow/nest';
 import type { CreateMcpServerBody } from './dto/mcp-server-requests.js';
 import { PublishedToolNames } from './published-tool-names.js';
 

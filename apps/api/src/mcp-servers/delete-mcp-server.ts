@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { McpServerRepository } from '#workflow';
+import { McpServerRepository } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 import { ToolListChanges } from './tool-list-changes.js';
 

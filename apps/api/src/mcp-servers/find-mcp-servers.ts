@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpServerRepository, type McpServerPage, type McpServerRecord } from '#workflow';
+import { McpServerRepository, type McpServerRecord, type Page } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 import type { PageQuery } from '../common/pagination.js';
 
@@ -8,8 +8,8 @@ import type { PageQuery } from '../common/pagination.js';
 export class FindMcpServers {
   constructor(private readonly servers: McpServerRepository) {}
 
-  list(page: PageQuery): Promise<McpServerPage> {
-    return this.servers.page(page.limit, page.cursor);
+  list(page: PageQuery): Promise<Page<McpServerRecord>> {
+    return this.servers.page(page);
   }
 
   async get(id: string): Promise<McpServerRecord> {

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { APP_CONFIG, type AppConfig } from '#workflow';
-import { parsePageQuery } from '../common/pagination.js';
+import { APP_CONFIG, type AppConfig } from '#workflow/nest';
+import { pageQuerySchema, type PageQuery } from '../common/pagination.js';
 import { ZodPipe } from '../common/zod-validation.js';
 import { CreateMcpServer } from './create-mcp-server.js';
 import { DeleteMcpServer } from './delete-mcp-server.js';
@@ -28,8 +28,8 @@ export class McpServersController {
   }
 
   @Get()
-  async list(@Query() query: Record<string, unknown>, @Req() req: Request) {
-    const { items, nextCursor } = await this.findServers.list(parsePageQuery(query));
+  async list(@Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery, @Req() req: Request) {
+    const { items, nextCursor } = await this.findServers.list(page);
     const base = publicBaseUrl(this.config, req);
     return { items: items.map((server) => mcpServerView(server, base)), nextCursor };
   }

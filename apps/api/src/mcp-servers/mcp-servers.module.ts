@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { WorkflowStoreModule } from '#workflow';
+import { WorkflowStoreModule } from '#workflow/nest';
 import { CreateMcpServer } from './create-mcp-server.js';
 import { DeleteMcpServer } from './delete-mcp-server.js';
 import { FindMcpServers } from './find-mcp-servers.js';

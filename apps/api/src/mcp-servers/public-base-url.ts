@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { AppConfig } from '#workflow';
+import type { AppConfig } from '#workflow/nest';
 
 /**
  * Where clients reach this API: PUBLIC_BASE_URL when set (behind a proxy or load balancer), else

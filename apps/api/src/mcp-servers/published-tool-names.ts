@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { WorkflowRepository, type PublishedToolDoc } from '#workflow';
+import { WorkflowRepository, type PublishedToolDoc } from '#workflow/nest';
 import { InvalidRequestError, type ProblemDetail } from '../common/api-errors.js';
 import { TOOL_NAME } from './dto/mcp-server-requests.js';
 

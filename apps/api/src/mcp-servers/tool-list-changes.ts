@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { APP_CONFIG, redisConnectionOptions, type AppConfig } from '#workflow';
+import { APP_CONFIG, redisConnectionOptions, type AppConfig } from '#workflow/nest';
 import { RedisConnection } from '../redis/redis.module.js';
 
 type Listener = () => void;

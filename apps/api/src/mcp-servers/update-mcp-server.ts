@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpServerRepository, type McpServerRecord } from '#workflow';
+import { McpServerRepository, type McpServerRecord } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 import type { UpdateMcpServerBody } from './dto/mcp-server-requests.js';
 import { PublishedToolNames } from './published-tool-names.js';

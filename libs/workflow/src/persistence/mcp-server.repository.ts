@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, type Model } from 'mongoose';
 import { MCP_SERVER_MODEL, type McpServerDoc, type PublishedToolDoc } from './mcp-server.schema.js';
+import { findPage, type Page, type PageRequest } from './paging.js';
 
 export interface McpServerRecord {
   id: string;
@@ -19,11 +20,6 @@ export interface NewMcpServer {
 }
 
 export type McpServerChanges = Partial<NewMcpServer>;
-
-export interface McpServerPage {
-  items: McpServerRecord[];
-  nextCursor: string | null;
-}
 
 function recordOf(doc: McpServerDoc): McpServerRecord {
   return {
@@ -62,12 +58,9 @@ export class McpServerRepository {
     return doc ? recordOf(doc) : undefined;
   }
 
-  /** Newest first; the cursor is the last item's id. */
-  async page(limit: number, cursor?: string): Promise<McpServerPage> {
-    const filter = cursor ? { _id: { $lt: cursor } } : {};
-    const docs = await this.model.find(filter).sort({ _id: -1 }).limit(limit + 1).lean<McpServerDoc[]>().exec();
-    const items = docs.slice(0, limit).map(recordOf);
-    return { items, nextCursor: docs.length > limit ? (items.at(-1)?.id ?? null) : null };
+  /** Newest first. */
+  page(page: PageRequest): Promise<Page<McpServerRecord>> {
+    return findPage(this.model, {}, page, recordOf);
   }
 
   async update(id: string, changes: McpServerChanges): Promise<McpServerRecord | undefined> {

@@ -1,4 +1,4 @@
-import type { McpServerRecord } from '#workflow';
+import type { McpServerRecord } from '#workflow/nest';
 
 /** Response body of /mcp-servers: the record plus `url`, the endpoint to give an MCP client. */
 export interface McpServerView {

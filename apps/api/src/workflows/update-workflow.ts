@@ -1,0 +1,30 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { referencesOf, type NodeRegistry } from '#workflow';
+import { McpServerRepository, NODE_REGISTRY, WorkflowRepository } from '#workflow/nest';
+import { NotFoundError } from '../common/api-errors.js';
+import { ToolListChanges } from '../mcp-servers/tool-list-changes.js';
+import type { WorkflowBody } from './dto/workflow-requests.js';
+import { toWorkflowView } from './dto/workflow-views.js';
+import { WorkflowChecker } from './workflow-checker.js';
+
+/** `PUT /workflows/:id`: every change is a new immutable version. */
+@Injectable()
+export class UpdateWorkflow {
+  constructor(
+    private readonly workflows: WorkflowRepository,
+    private readonly checker: WorkflowChecker,
+    @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
+    private readonly mcpServers: McpServerRepository,
+    private readonly toolListChanges: ToolListChanges,
+  ) {}
+
+  async execute(id: string, body: WorkflowBody) {
+    if (!(await this.workflows.findLive(id))) throw new NotFoundError('Workflow', id);
+    const definition = await this.checker.require(body);
+    const stored = await this.workflows.addVersion(id, definition, referencesOf(this.registry, definition.nodes));
+    if (!stored) throw new NotFoundError('Workflow', id);
+    // Its MCP tool (schema, description) may have changed: clients of the servers publishing it re-list.
+    await this.toolListChanges.publish((await this.mcpServers.findPublishing(id)).map((server) => server.id));
+    return toWorkflowView(stored);
+  }
+}
