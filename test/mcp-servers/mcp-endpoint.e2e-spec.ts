@@ -3,7 +3,7 @@ import type { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.
 import type { RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
 import { closeV1, connectV1, connectV1Sse, connectV2, createGreetWorkflow, publish, type PublishedServer } from '../support/mcp-servers.js';
-import { startRunStack } from '../support/runs.js';
+import { createWorkflow, startRunStack } from '../support/runs.js';
 import type { TestStack } from '../support/stack.js';
 
 describe('published MCP server: every client generation lists and calls workflows as tools', () => {
@@ -54,6 +54,25 @@ describe('published MCP server: every client generation lists and calls workflow
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['Greet_someone']);
     await expectGreetingCall((name, args) => client.callTool({ name, arguments: args }));
+    await client.close();
+  });
+
+  it('seals a secret argument (writeOnly) as REST runs do: *** in the run, never stored in clear', async () => {
+    const secretId = await createWorkflow(stack.apiUrl, {
+      name: 'with secret',
+      inputSchema: { type: 'object', properties: { token: { type: 'string', writeOnly: true } }, required: ['token'] },
+      nodes: [
+        { id: 'start', type: 'start' },
+        { id: 'end', type: 'end', inputs: { ok: { value: true } } },
+      ],
+      edges: [{ source: 'start', target: 'end' }],
+    });
+    const holder = await publish(stack.apiUrl, { name: 'secretive', tools: [{ workflowId: secretId, name: 'secretive' }] });
+    const client = await connectV2(holder.url);
+    const result = (await client.callTool({ name: 'secretive', arguments: { token: 'sk-very-secret-value' } })) as { _meta: Record<string, string> };
+    const run = await api<RunView>(stack.apiUrl, 'GET', `/runs/${result._meta['mcpflow/runId']}`);
+    expect(run.body).toMatchObject({ status: 'succeeded', inputs: { token: '***' } });
+    expect(JSON.stringify(run.body)).not.toContain('sk-very-secret-value');
     await client.close();
   });
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
-import { APP_CONFIG, type AppConfig, type McpServerRecord, type RunStreamEvent, type RunView } from '#workflow/nest';
+import { APP_CONFIG, SECRET_BOX, splitSecretInputs, type AppConfig, type McpServerRecord, type RunStreamEvent, type RunView, type SecretBox } from '#workflow/nest';
 import { CancelRun } from '../runs/cancel-run.js';
 import { runInputProblems, withDefaults } from '../runs/run-inputs.js';
 import { RunAdmission } from '../runs/run-admission.js';
@@ -60,6 +60,7 @@ export class CallPublishedTool {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
     private readonly catalog: PublishedCatalog,
     private readonly admission: RunAdmission,
     private readonly canceler: CancelRun,
@@ -75,9 +76,12 @@ export class CallPublishedTool {
       return toolError(`Invalid arguments for tool ${call.name}:\n${problems.map((problem) => `${problem.path}: ${problem.message}`).join('\n')}`);
     }
 
+    // Secret inputs (header templates' tokens) are sealed apart and shown as ***, as for REST runs.
+    const { shown, secrets } = splitSecretInputs(schema, inputs);
+    const secretInputs = Object.keys(secrets).length > 0 ? this.box.seal(JSON.stringify(secrets)) : undefined;
     const progress = new ProgressReporter(call, published.definition.nodes.length);
     const { run, watch } = await this.admission.launch(
-      { workflowId: published.workflowId, version: published.version, inputs, trigger: { source: 'mcp', mcpServerId: call.server.id } },
+      { workflowId: published.workflowId, version: published.version, inputs: shown, ...(secretInputs && { secretInputs }), trigger: { source: 'mcp', mcpServerId: call.server.id } },
       (event) => progress.onEvent(event),
     );
     this.logger.log({ runId: run.id, mcpServerId: call.server.id, tool: call.name, keyId: call.keyId }, 'MCP tool call started a run');

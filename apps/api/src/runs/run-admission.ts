@@ -33,6 +33,8 @@ export interface LaunchRequest {
   workflowId: string;
   version: number;
   inputs: Record<string, unknown>;
+  /** Sealed secret inputs; `inputs` holds `***` for them. */
+  secretInputs?: string;
   trigger: NonNullable<NewRun['trigger']>;
 }
 
