@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { ConfigModule, LlmModule, NodeRegistryModule, PersistenceModule, RunQueueProducer, ToolsetStoreModule, WorkflowStoreModule, type AppConfig } from '#workflow';
 import { RunProcessor } from './processors/run.processor.js';
+import { RunRetention } from './retention/run-retention.js';
 import { ActiveRuns } from './runs/active-runs.js';
 import { CancelListener } from './runs/cancel-listener.js';
 import { RunEventsPublisher } from './runs/run-events-publisher.js';
@@ -27,7 +28,7 @@ export class WorkerModule {
         // The model client for llm/agent nodes, handed to them as ENGINE_EXTRAS.
         LlmModule,
       ],
-      providers: [ActiveRuns, RunEventsPublisher, CancelListener, RunSessions, RunPreparer, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper],
+      providers: [ActiveRuns, RunEventsPublisher, CancelListener, RunSessions, RunPreparer, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper, RunRetention],
     };
   }
 }

@@ -77,3 +77,4 @@ export { NODE_REGISTRY, ENGINE_EXTRAS, NodeRegistryModule } from './runtime/node
 export * from './queue/run-jobs.js';
 export * from './queue/run-stream.js';
 export { RunQueueProducer, type RunJobState } from './queue/run-queue-producer.js';
+export { RunHistoryRepository, type RetentionPolicy, type PruneOptions, type PruneResult, type DeleteRunOutcome } from './persistence/run-history.repository.js';

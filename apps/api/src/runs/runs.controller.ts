@@ -1,6 +1,7 @@
-import { Body, Controller, Get, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { CancelRunService } from './cancel-run.service.js';
+import { DeleteRunService } from './delete-run.service.js';
 import { RunEventsService } from './run-events.service.js';
 import { RunsQueryService } from './runs-query.service.js';
 import { StartRunService, type StartedRun } from './start-run.service.js';
@@ -18,6 +19,7 @@ export class RunsController {
     private readonly queries: RunsQueryService,
     private readonly canceler: CancelRunService,
     private readonly eventStreams: RunEventsService,
+    private readonly deleter: DeleteRunService,
   ) {}
 
   @Post('workflows/:id/runs')
@@ -49,6 +51,12 @@ export class RunsController {
   @Get('runs/:id/events')
   events(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     return this.eventStreams.stream(id, req, res);
+  }
+
+  @Delete('runs/:id')
+  @HttpCode(204)
+  async delete(@Param('id') id: string): Promise<void> {
+    await this.deleter.delete(id);
   }
 
   @Post('runs/:id/cancel')

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RunQueueProducer, WorkflowStoreModule } from '#workflow';
 import { CancelRunService } from './cancel-run.service.js';
+import { DeleteRunService } from './delete-run.service.js';
 import { RunEventsHub } from './run-events-hub.js';
 import { RunEventsService } from './run-events.service.js';
 import { RunWaiter } from './run-waiter.js';
@@ -11,6 +12,6 @@ import { StartRunService } from './start-run.service.js';
 @Module({
   imports: [WorkflowStoreModule],
   controllers: [RunsController],
-  providers: [RunQueueProducer, RunEventsHub, RunWaiter, StartRunService, RunsQueryService, CancelRunService, RunEventsService],
+  providers: [RunQueueProducer, RunEventsHub, RunWaiter, StartRunService, RunsQueryService, CancelRunService, RunEventsService, DeleteRunService],
 })
 export class RunsModule {}

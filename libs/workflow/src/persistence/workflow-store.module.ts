@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { NodeExecutionRepository } from './node-execution.repository.js';
+import { RunHistoryRepository } from './run-history.repository.js';
 import { RunSessionRepository } from './run-session.repository.js';
 import { RunRepository } from './run.repository.js';
 import { WorkflowRepository } from './workflow.repository.js';
@@ -9,7 +10,7 @@ import { WorkflowRepository } from './workflow.repository.js';
  * (global) in the importing app.
  */
 @Module({
-  providers: [WorkflowRepository, RunRepository, RunSessionRepository, NodeExecutionRepository],
-  exports: [WorkflowRepository, RunRepository, RunSessionRepository, NodeExecutionRepository],
+  providers: [WorkflowRepository, RunRepository, RunSessionRepository, NodeExecutionRepository, RunHistoryRepository],
+  exports: [WorkflowRepository, RunRepository, RunSessionRepository, NodeExecutionRepository, RunHistoryRepository],
 })
 export class WorkflowStoreModule {}
