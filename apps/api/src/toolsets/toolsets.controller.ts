@@ -3,8 +3,10 @@ import type { Response } from 'express';
 import { parsePageQuery } from '../common/pagination.js';
 import { ZodPipe } from '../common/zod-validation.js';
 import { CallTool } from './call-tool.js';
+import { CheckToolset } from './check-toolset.js';
 import { CreateToolset, PreviewToolset } from './create-toolset.js';
 import { DeleteToolset } from './delete-toolset.js';
+import { importToolsetsBody, importToolsetsQuery, type ImportToolsetsBody } from './dto/toolset-import.js';
 import {
   callToolBody,
   createToolsetBody,
@@ -15,6 +17,7 @@ import {
 } from './dto/toolset-requests.js';
 import { toolsetView } from './dto/toolset-views.js';
 import { FindToolsets } from './find-toolsets.js';
+import { ImportToolsets } from './import-toolsets.js';
 import { RefreshToolset } from './refresh-toolset.js';
 import { UpdateToolset } from './update-toolset.js';
 
@@ -37,6 +40,8 @@ export class ToolsetsController {
     private readonly refreshToolset: RefreshToolset,
     private readonly deleteToolset: DeleteToolset,
     private readonly callTool: CallTool,
+    private readonly importToolsets: ImportToolsets,
+    private readonly checkToolset: CheckToolset,
   ) {}
 
   @Post()
@@ -48,6 +53,16 @@ export class ToolsetsController {
   @HttpCode(200)
   preview(@Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody, @Res({ passthrough: true }) res: Response) {
     return this.previewToolset.execute(body, clientGone(res));
+  }
+
+  @Post('import')
+  @HttpCode(200)
+  import(
+    @Body(new ZodPipe(importToolsetsBody)) body: ImportToolsetsBody,
+    @Query(new ZodPipe(importToolsetsQuery, 'query')) query: { dryRun: boolean },
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    return this.importToolsets.execute(body, query.dryRun, clientGone(res));
   }
 
   @Get()
@@ -70,6 +85,12 @@ export class ToolsetsController {
   async refresh(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     const { toolset, added, removed, changed } = await this.refreshToolset.execute(id, clientGone(res));
     return { toolset: toolsetView(toolset), added, removed, changed };
+  }
+
+  @Post(':id/check')
+  @HttpCode(200)
+  check(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
+    return this.checkToolset.execute(id, clientGone(res));
   }
 
   @Delete(':id')
