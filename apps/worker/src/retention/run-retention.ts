@@ -1,17 +1,16 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Queue, Worker } from 'bullmq';
-import { APP_CONFIG, redisConnectionOptions, RunHistoryRepository, type AppConfig } from '#workflow';
+import { APP_CONFIG, redisConnectionOptions, RUN_RETENTION_QUEUE_NAME, RunHistoryRepository, type AppConfig } from '#workflow';
 
-/** BullMQ queue of the housekeeping job; one scheduler in it, shared by every worker process. */
-export const RETENTION_QUEUE_NAME = 'maintenance';
-const RETENTION_SCHEDULER_ID = 'run-retention';
+const RETENTION_SCHEDULER_ID = 'prune-finished-runs';
 
 /**
- * Retention of finished runs (RUN_RETENTION_MAX_AGE / RUN_RETENTION_MAX_COUNT). Every worker
- * upserts the same BullMQ job scheduler (one id, so one schedule whatever the number of
- * workers) and consumes its queue with concurrency 1: BullMQ hands each prune job to one worker,
- * under its lock. A pass is bounded in time (half the interval, at most 20 s) and in batch size,
- * so passes never overlap and a pass never holds the store long; what it leaves, the next takes.
+ * Retention of finished runs (RUN_RETENTION_MAX_AGE / RUN_RETENTION_MAX_COUNT). BullMQ does the
+ * scheduling and the exclusion: every worker upserts the same job scheduler (one id, so one job
+ * per interval whatever the number of workers), and the queue's global concurrency of 1 keeps a
+ * second pass from starting, on any worker, while one goes. A pass is bounded in time (half the
+ * interval, at most 20 s) and in batch size, so it never holds the store long; what it leaves, the
+ * next takes. With retention off (both limits 0) the scheduler is removed.
  */
 @Injectable()
 export class RunRetention implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -30,16 +29,18 @@ export class RunRetention implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   onApplicationBootstrap(): void {
-    if (!this.enabled) return;
-    const { intervalMs } = this.config.retention;
     const options = { connection: redisConnectionOptions(this.config, true), prefix: this.config.queuePrefix };
-    this.queue = new Queue(RETENTION_QUEUE_NAME, options);
-    this.queue.on('error', () => undefined);
-    // Not awaited: with Redis away the worker still starts; the upsert goes through once it is back.
-    this.queue
-      .upsertJobScheduler(RETENTION_SCHEDULER_ID, { every: intervalMs }, { name: 'prune', opts: { removeOnComplete: true, removeOnFail: 10 } })
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'retention schedule not registered'));
-    this.worker = new Worker(RETENTION_QUEUE_NAME, () => this.prune(), { ...options, concurrency: 1 });
+    const queue = (this.queue = new Queue(RUN_RETENTION_QUEUE_NAME, options));
+    queue.on('error', () => undefined);
+    // Not awaited: with Redis away the worker still starts; these go through once it is back.
+    const scheduled = this.enabled
+      ? queue
+          .setGlobalConcurrency(1)
+          .then(() => queue.upsertJobScheduler(RETENTION_SCHEDULER_ID, { every: this.config.retention.intervalMs }, { name: 'prune', opts: { removeOnComplete: true, removeOnFail: 10 } }))
+      : queue.removeJobScheduler(RETENTION_SCHEDULER_ID);
+    scheduled.catch((error: unknown) => this.logger.warn({ err: error }, 'retention schedule not updated'));
+    if (!this.enabled) return;
+    this.worker = new Worker(RUN_RETENTION_QUEUE_NAME, () => this.prune(), { ...options, concurrency: 1 });
     this.worker.on('error', (error) => this.logger.warn({ err: error }, 'retention worker error'));
   }
 
