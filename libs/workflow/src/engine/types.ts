@@ -179,4 +179,11 @@ export interface NodeExecutor {
   /** Value sources inside `config`, so that validation checks their references too. */
   configValueSources?(node: NodeDefinition): ConfigValueSource[];
   execute(ctx: NodeExecutionContext): Promise<NodeResult>;
+  /**
+   * No effect outside the run (start, condition, template, end): executing it again gives the same
+   * outputs. Its record is not written on its own but with the run's next durable write (or the
+   * terminal one), and a resumed run that finds no record executes it again. Default false: a node
+   * that acts on the world is durable before anything downstream starts.
+   */
+  pure?: boolean;
 }
