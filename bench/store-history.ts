@@ -8,10 +8,10 @@ import {
   RunMcpSessionSchema,
   RunRepository,
   RunSchema,
-  type ExecutionRecord,
   type NodeExecutionDoc,
   type RunDoc,
-} from '#workflow';
+} from '#workflow/nest';
+import type { ExecutionRecord } from '#workflow';
 
 /**
  * The product's repositories on a connection of their own (the collections and indexes the API
@@ -20,6 +20,8 @@ import {
 export interface BenchStore {
   connection: mongoose.Connection;
   runs: RunRepository;
+  /** The `runs` collection's model, for the history's one bulk step. */
+  runModel: mongoose.Model<RunDoc>;
   executions: NodeExecutionRepository;
   close(): Promise<void>;
 }
@@ -30,7 +32,7 @@ export async function openBenchStore(mongoUrl: string): Promise<BenchStore> {
   const recordModel = connection.model<NodeExecutionDoc>(NODE_EXECUTION_MODEL, NodeExecutionSchema);
   const sessionModel = connection.model(RUN_MCP_SESSION_MODEL, RunMcpSessionSchema);
   await Promise.all([runModel.init(), recordModel.init(), sessionModel.init()]);
-  return { connection, runs: new RunRepository(runModel), executions: new NodeExecutionRepository(recordModel), close: () => connection.close() };
+  return { connection, runs: new RunRepository(runModel), runModel, executions: new NodeExecutionRepository(recordModel), close: () => connection.close() };
 }
 
 /** A node record like an echo run's (about 1 KB with its resume state). */
@@ -68,7 +70,7 @@ export async function makeHistory(store: BenchStore, count: number, workflowIds:
     const batch = ids.slice(offset, offset + 500);
     const status = statuses[(offset / 500) % statuses.length];
     const now = new Date();
-    await store.runs.runs.updateMany(
+    await store.runModel.updateMany(
       { _id: { $in: batch } },
       { $set: { status, startedAt: now, finishedAt: now, durationMs: 5, claims: 1, outputs: '{"echoed":"history"}', stats: { nodesExecuted: 3, nodesSkipped: 0, nodesFailed: 0 } } },
     );

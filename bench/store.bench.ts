@@ -44,13 +44,7 @@ async function measure(store: BenchStore, workflowIds: string[]): Promise<Figure
     });
     await timed(times.logRead, () => store.executions.logAfter(runId, 0, 51));
     // GET /runs?workflowId&status: newest first, a page of 50 (+1 to know about the next page).
-    await timed(times.listByWorkflowAndStatus, () =>
-      store.runs.runs
-        .find({ workflowId: new Types.ObjectId(workflowIds[1]), status: 'succeeded' })
-        .sort({ _id: -1 })
-        .limit(51)
-        .lean(),
-    );
+    await timed(times.listByWorkflowAndStatus, () => store.runs.page({ workflowId: workflowIds[1], status: 'succeeded' }, { limit: 50 }));
   }
   const figures = {} as Figures;
   for (const [operation, samples] of Object.entries(times) as [Operation, number[]][]) figures[operation] = { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) };
@@ -66,7 +60,7 @@ async function pushdown(store: BenchStore, workflowId: string): Promise<Record<s
     const { filterPushdown, sortPushdown, limitPushdown } = answer;
     return { filterPushdown, sortPushdown, limitPushdown };
   };
-  const someRun = await store.runs.runs.findOne({}, { _id: 1 }).lean();
+  const someRun = await store.runModel.findOne({}, { _id: 1 }).lean();
   return {
     runById: await explain('runs', { _id: someRun?._id }),
     logOfRun: await explain('node_executions', { runId: someRun?._id }, { seq: 1 }),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
 import { basicTools, startFixtureServer, type FixtureServer } from '#mcp/testing';
 import mongoose, { Types } from 'mongoose';
-import { RunHistoryRepository, type AppConfig, type RunView } from '#workflow';
+import { RunHistoryRepository, type AppConfig, type RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
 import { createWorkflow, FAST_RECOVERY, registerToolset, runToEnd, startRun, waitForRun } from '../support/runs.js';
 import { dropTestData, startApi, startWorker, testConfig } from '../support/stack.js';

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { parsePageQuery } from '../common/pagination.js';
+import { pageQuerySchema, type PageQuery } from '../common/pagination.js';
 import { ZodPipe } from '../common/zod-validation.js';
 import { CallTool } from './call-tool.js';
 import { CheckToolset } from './check-toolset.js';
@@ -66,8 +66,8 @@ export class ToolsetsController {
   }
 
   @Get()
-  list(@Query() query: Record<string, unknown>) {
-    return this.findToolsets.list(parsePageQuery(query));
+  list(@Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
+    return this.findToolsets.list(page);
   }
 
   @Get(':id')

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Queue, Worker } from 'bullmq';
-import { APP_CONFIG, redisConnectionOptions, RUN_RETENTION_QUEUE_NAME, RunHistoryRepository, type AppConfig } from '#workflow';
+import { APP_CONFIG, redisConnectionOptions, RUN_RETENTION_QUEUE_NAME, RunHistoryRepository, type AppConfig } from '#workflow/nest';
 
 const RETENTION_SCHEDULER_ID = 'prune-finished-runs';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RunHistoryRepository } from '#workflow';
+import { RunHistoryRepository } from '#workflow/nest';
 import { ConflictError, NotFoundError } from '../common/api-errors.js';
 
 /**
@@ -7,10 +7,10 @@ import { ConflictError, NotFoundError } from '../common/api-errors.js';
  * idempotency key (the same removal as retention). A run that is not finished stays: cancel it first.
  */
 @Injectable()
-export class DeleteRunService {
+export class DeleteRun {
   constructor(private readonly history: RunHistoryRepository) {}
 
-  async delete(id: string): Promise<void> {
+  async execute(id: string): Promise<void> {
     const outcome = await this.history.deleteFinished(id);
     if (outcome.deleted) return;
     if (!outcome.status) throw new NotFoundError('Run', id);
