@@ -35,7 +35,7 @@ import { RunSessions } from './run-sessions.js';
  * the store skips the read — a scan of the whole collection on FerretDB v1.
  */
 function firstClaimStore(store: RunStore): RunStore {
-  return { loadExecutions: async () => [], saveExecutions: (records) => store.saveExecutions(records) };
+  return { loadExecutions: async () => [], saveExecution: (record) => store.saveExecution(record) };
 }
 
 /** How one execution of a job ended, for the processor to tell BullMQ. */
@@ -133,7 +133,6 @@ export class RunExecutor {
       startedAt: (run.startedAt ?? run.createdAt).getTime(),
       onEvent: (event) => this.publisher.engineEvent(event, run.claims),
       redact: await createRedactor(version, catalog),
-      deferUnsaved: true,
     });
     return this.settle(run, lease, handle, outcome, prepared.close());
   }
@@ -154,10 +153,7 @@ export class RunExecutor {
       stats: { nodesExecuted, nodesSkipped, nodesFailed },
       finishedAt: new Date(),
     };
-    // The pure nodes' records still waiting go before the terminal write, alongside the pool's
-    // close and the lease check, so they add no round trip of their own.
-    const tail = outcome.unsaved.length > 0 ? this.executions.saveExecutions(outcome.unsaved) : undefined;
-    const finished = await this.runs.finish(run, lease, completion, Promise.all([closing, tail]));
+    const finished = await this.runs.finish(run, lease, completion, closing);
     if (!finished) return 'lost';
     this.publisher.runFinished(finished);
     this.logger.log({ runId: handle.runId, status: finished.status, durationMs: finished.durationMs, claim: run.claims }, 'run finished');

@@ -25,11 +25,6 @@ export interface RunOutcome {
   outputs: Record<string, unknown>;
   error?: RunError;
   stats: RunStats;
-  /**
-   * Records of pure nodes not written yet, in `seq` order (their `node.finished` went out already):
-   * with `deferUnsaved`, the host writes them before its terminal write; otherwise empty.
-   */
-  unsaved: ExecutionRecord[];
 }
 
 /** Emitted as the run progresses; the host turns them into SSE. `at` is epoch ms. */

@@ -7,13 +7,13 @@ import type { NodeDefinition, WorkflowDefinition } from './types.js';
 
 const registry = createDefaultNodeRegistry();
 
-/** Persists like `inner` until `diesAt` matches a record of a write: that write fails, as when the worker's database goes away. */
+/** Persists like `inner` until `diesAt` matches a record: that save fails, as when the worker's database goes away. */
 function crashingStore(inner: RunStore, diesAt: (record: ExecutionRecord) => boolean): RunStore {
   return {
     loadExecutions: (runId) => inner.loadExecutions(runId),
-    saveExecutions: async (records) => {
-      if (records.some(diesAt)) throw Object.assign(new Error('connection lost'), { code: 'STORE_DOWN' });
-      await inner.saveExecutions(records);
+    saveExecution: async (record) => {
+      if (diesAt(record)) throw Object.assign(new Error('connection lost'), { code: 'STORE_DOWN' });
+      await inner.saveExecution(record);
     },
   };
 }

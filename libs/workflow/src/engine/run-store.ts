@@ -41,16 +41,14 @@ export interface ExecutionRecord {
 }
 
 /**
- * Port: where node executions are persisted (the worker implements it with MongoDB).
- * `saveExecutions` writes one or more records in one go (the records of pure nodes travel with
- * the next durable one) and resolves once they are durable; saving a `(runId, seq)` that exists
- * already overwrites it. A rejection stops the run: `runWorkflow` rejects too, and the host
- * retries (resumes).
+ * Port: where node executions are persisted as they finish (the worker implements it with MongoDB).
+ * `saveExecution` resolves once the record is durable; saving a `(runId, seq)` that exists already
+ * overwrites it. A rejection stops the run: `runWorkflow` rejects too, and the host retries (resumes).
  */
 export interface RunStore {
   /** Executions persisted so far for the run, in any order (resume sorts them by `seq`). */
   loadExecutions(runId: string): Promise<ExecutionRecord[]>;
-  saveExecutions(records: ExecutionRecord[]): Promise<void>;
+  saveExecution(record: ExecutionRecord): Promise<void>;
 }
 
 export interface InMemoryRunStore extends RunStore {
@@ -65,12 +63,10 @@ export function createInMemoryRunStore(): InMemoryRunStore {
   return {
     records,
     loadExecutions: async (runId) => records(runId),
-    saveExecutions: async (saved) => {
-      for (const record of saved) {
-        let run = byRun.get(record.runId);
-        if (!run) byRun.set(record.runId, (run = new Map()));
-        run.set(record.seq, record);
-      }
+    saveExecution: async (record) => {
+      let run = byRun.get(record.runId);
+      if (!run) byRun.set(record.runId, (run = new Map()));
+      run.set(record.seq, record);
     },
   };
 }

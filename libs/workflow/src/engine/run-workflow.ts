@@ -5,7 +5,6 @@ import { buildExecutionRecord, type ExecutionFacts, type RedactInputs } from './
 import { DEFAULT_HANDLE, END_NODE_TYPE, ERROR_HANDLE, WorkflowGraph } from './graph.js';
 import { resolveLimits, type EngineLimits } from './limits.js';
 import type { NodeRegistry } from './registry.js';
-import { RecordWriter } from './record-writer.js';
 import { readPersistedProgress } from './resume.js';
 import type { RunError, RunEvent, RunOutcome } from './run-events.js';
 import type { ExecutionRecord, RunStore } from './run-store.js';
@@ -27,11 +26,6 @@ export interface RunWorkflowOptions {
   startedAt?: number;
   onEvent?: (event: RunEvent) => void;
   redact?: RedactInputs;
-  /**
-   * The host writes the records still waiting at the end (`outcome.unsaved`) before its terminal
-   * write, alongside its other closing work; without it the engine writes them before returning.
-   */
-  deferUnsaved?: boolean;
 }
 
 type ExecutedFacts = Omit<ExecutionFacts, 'runId' | 'seq' | 'node' | 'finishedAt'>;
@@ -52,7 +46,6 @@ class WorkflowRun {
   private readonly endOutputs: Record<string, unknown> = {};
   private readonly stats = { nodesExecuted: 0, nodesSkipped: 0, nodesFailed: 0 };
   private readonly beganAt: number;
-  private readonly writer: RecordWriter;
   private runError?: RunError;
   private canceledByHost = false;
   private seq = 0;
@@ -63,7 +56,6 @@ class WorkflowRun {
     this.limits = resolveLimits(options.limits);
     this.beganAt = options.services.clock.now();
     this.runStopped.catch(() => undefined);
-    this.writer = new RecordWriter(options.store);
   }
 
   async run(): Promise<RunOutcome> {
@@ -84,7 +76,6 @@ class WorkflowRun {
     try {
       await this.decide([...this.undecided]);
       await this.drive();
-      if (!this.options.deferUnsaved) await this.writer.flush();
     } catch (storeFailure) {
       this.stop(toEngineError(storeFailure, 'RUN_STORE_FAILED'), false);
       await Promise.allSettled(this.inFlight.values());
@@ -232,20 +223,13 @@ class WorkflowRun {
     if (type === END_NODE_TYPE) Object.assign(this.endOutputs, outputs);
   }
 
-  /**
-   * A node that acts on the world is written (with every record waiting) before anything
-   * downstream happens, so a crash cannot make it run twice; a pure or skipped node's record
-   * waits for that next write (record-writer.ts) and is recomputed if a crash loses it. Its
-   * `node.finished` goes out at once all the same, so live events keep the order things happened
-   * in; a stream that connects later reads it from the store once written.
-   */
+  /** Saves the record before anything downstream happens, so that a crash cannot lose it. */
   private async persist(node: NodeDefinition, finishedAt: number, facts: ExecutedFacts): Promise<void> {
     this.seq += 1;
     const record = buildExecutionRecord({ ...facts, runId: this.options.runId, seq: this.seq, node, finishedAt }, this.limits, this.options.redact);
     if (record.status === 'failed') this.stats.nodesFailed += 1;
     if (record.status === 'skipped') this.stats.nodesSkipped += 1;
-    const durable = record.status !== 'skipped' && !this.options.registry.get(node.type)?.pure;
-    await this.writer.write(record, durable);
+    await this.options.store.saveExecution(record);
     this.emit({ type: 'node.finished', runId: this.options.runId, at: finishedAt, record });
   }
 
@@ -258,8 +242,7 @@ class WorkflowRun {
   private finish(error: RunError | undefined): RunOutcome {
     const { clock } = this.options.services;
     const status = !error ? 'succeeded' : this.canceledByHost ? 'canceled' : 'failed';
-    const stats = { ...this.stats, durationMs: clock.now() - this.beganAt };
-    const outcome: RunOutcome = { status, outputs: this.endOutputs, stats, unsaved: this.writer.take() };
+    const outcome: RunOutcome = { status, outputs: this.endOutputs, stats: { ...this.stats, durationMs: clock.now() - this.beganAt } };
     if (error) outcome.error = error;
     this.emit({ type: 'run.finished', runId: this.options.runId, at: clock.now(), outcome });
     return outcome;

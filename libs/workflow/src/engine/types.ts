@@ -191,11 +191,4 @@ export interface NodeExecutor {
   /** Toolsets whose MCP sessions the worker opens as soon as a run is claimed when this node is sure to run; default none. */
   connectsAhead?(node: NodeDefinition): string[];
   execute(ctx: NodeExecutionContext): Promise<NodeResult>;
-  /**
-   * No effect outside the run (start, condition, template, end): executing it again gives the same
-   * outputs. Its record is not written on its own but with the run's next durable write (or the
-   * terminal one), and a resumed run that finds no record executes it again. Default false: a node
-   * that acts on the world is durable before anything downstream starts.
-   */
-  pure?: boolean;
 }

@@ -114,22 +114,6 @@ export class NodeExecutionRepository implements RunStore {
     }
   }
 
-  /**
-   * Several records in one round trip (a durable node's record with the pure ones that waited for
-   * it). A duplicate key anywhere (a retried write, or another worker) falls back to saving each
-   * record on its own, which sorts the retried from the conflicting as `saveExecution` does.
-   */
-  async saveExecutions(records: ExecutionRecord[]): Promise<void> {
-    if (records.length === 1) return this.saveExecution(records[0]);
-    const collection = this.executions.collection as unknown as mongo.Collection<NodeExecutionDoc>;
-    try {
-      await collection.insertMany(records.map(toDoc), { ordered: true });
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-      for (const record of records) await this.saveExecution(record);
-    }
-  }
-
   /** Log items after `afterSeq`, in order. */
   async logAfter(runId: string, afterSeq: number, limit?: number): Promise<LoggedExecutionDoc[]> {
     if (!isValidObjectId(runId)) return [];
