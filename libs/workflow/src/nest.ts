@@ -21,6 +21,7 @@ export type { Page, PageRequest } from './persistence/paging.js';
 export { createSecretBox, SecretBoxError, type SecretBox, type SecretBoxOptions } from './secrets/secret-box.js';
 export { SECRET_BOX, SecretsModule } from './secrets/secrets.module.js';
 export { SECRET_MASK, scrubSecrets } from './secrets/scrub-secrets.js';
+export * from './secrets/secret-inputs.js';
 
 // Toolsets: stored MCP servers, the engine's ToolCatalog over them, MCP targets with opened headers
 export * from './persistence/toolset.schema.js';
@@ -59,5 +60,7 @@ export { RunSessionRepository } from './persistence/run-session.repository.js';
 export { NodeExecutionRepository, toExecutionRecord, type LoggedExecutionDoc } from './persistence/node-execution.repository.js';
 export { RunHistoryRepository, type RetentionPolicy, type PruneOptions, type PruneResult, type DeleteRunOutcome } from './persistence/run-history.repository.js';
 export { WorkflowStoreModule } from './persistence/workflow-store.module.js';
+export * from './persistence/mcp-server.schema.js';
+export { McpServerRepository, type McpServerRecord, type NewMcpServer, type McpServerChanges } from './persistence/mcp-server.repository.js';
 export { toRunView, toLogItem, type RunView, type LogItem } from './persistence/run-views.js';
 export { NODE_REGISTRY, ENGINE_EXTRAS, NodeRegistryModule } from './runtime/node-registry.module.js';
