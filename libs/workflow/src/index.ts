@@ -57,6 +57,8 @@ export {
 export { StdioRefusedError, stdioRefusal, type StdioRefusalCode } from './stdio/stdio-policy.js';
 export { ToolsetSnapshots, type ToolsetSnapshot } from './persistence/toolset-snapshots.js';
 export { ToolsetHealthChecker, type ToolsetHealth } from './persistence/toolset-health.js';
+export * from './persistence/tool-call.schema.js';
+export { ToolCallRepository, percentileRank, type ToolCallRecord, type ToolUsage } from './persistence/tool-call.repository.js';
 export { ToolsetStoreModule } from './persistence/toolset-store.module.js';
 export { OutboundHttp, OutboundModule } from './outbound/outbound.module.js';
 

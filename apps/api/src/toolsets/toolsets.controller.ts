@@ -17,6 +17,7 @@ import {
 } from './dto/toolset-requests.js';
 import { toolsetView } from './dto/toolset-views.js';
 import { FindToolsets } from './find-toolsets.js';
+import { ToolsetUsage, usageQuery, type UsageQuery } from './toolset-usage.js';
 import { ImportToolsets } from './import-toolsets.js';
 import { RefreshToolset } from './refresh-toolset.js';
 import { UpdateToolset } from './update-toolset.js';
@@ -42,6 +43,7 @@ export class ToolsetsController {
     private readonly callTool: CallTool,
     private readonly importToolsets: ImportToolsets,
     private readonly checkToolset: CheckToolset,
+    private readonly toolsetUsage: ToolsetUsage,
   ) {}
 
   @Post()
@@ -85,6 +87,11 @@ export class ToolsetsController {
   async refresh(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     const { toolset, added, removed, changed } = await this.refreshToolset.execute(id, clientGone(res));
     return { toolset: toolsetView(toolset), added, removed, changed };
+  }
+
+  @Get(':id/usage')
+  usage(@Param('id') id: string, @Query(new ZodPipe(usageQuery, 'query')) query: UsageQuery) {
+    return this.toolsetUsage.execute(id, query);
   }
 
   @Post(':id/check')

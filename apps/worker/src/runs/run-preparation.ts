@@ -1,9 +1,10 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { McpClientPool, type McpTarget, type PooledSession } from '#mcp';
 import {
   APP_CONFIG,
   DEFAULT_HANDLE,
   START_NODE_TYPE,
+  ToolCallRepository,
   ToolsetSnapshots,
   ToolsetTargets,
   WorkflowRepository,
@@ -12,7 +13,7 @@ import {
   type WorkflowDefinition,
 } from '#workflow';
 import { RunSessions, type SessionRecorder } from './run-sessions.js';
-import { PooledToolInvoker, RunToolsets } from './run-tools.js';
+import { PooledToolInvoker, RunToolsets, type CallOutcome } from './run-tools.js';
 import { SharedStdioServers } from './shared-stdio-servers.js';
 
 /** What a run executes. */
@@ -82,6 +83,8 @@ export class PreparedRun {
 
 @Injectable()
 export class RunPreparer {
+  private readonly logger = new Logger(RunPreparer.name);
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly workflows: WorkflowRepository,
@@ -89,6 +92,7 @@ export class RunPreparer {
     private readonly targets: ToolsetTargets,
     private readonly sessions: RunSessions,
     @Optional() private readonly sharedStdio?: SharedStdioServers,
+    @Optional() private readonly toolCalls?: ToolCallRepository,
   ) {}
 
   /**
@@ -110,7 +114,11 @@ export class RunPreparer {
       isShared: (toolsetId: string) => toolsets.sharedProcess(toolsetId),
       acquire: (toolsetId: string, target: McpTarget) => servers.acquire(toolsetId, target),
     };
-    const invoker = new PooledToolInvoker(pool, recorder.targets, toolsets, this.config.limits.callTimeoutMs, shared);
+    const calls = this.toolCalls;
+    // Usage is a by-product: written without holding the run up, and a failed write never fails it.
+    const notRecorded = (error: unknown) => this.logger.warn({ err: error, runId: String(runId) }, 'tool call not recorded for usage');
+    const onCall = calls && ((call: CallOutcome) => void calls.record({ ...call, source: 'run', runId: String(runId) }).catch(notRecorded));
+    const invoker = new PooledToolInvoker(pool, recorder.targets, toolsets, this.config.limits.callTimeoutMs, shared, onCall);
     const definition = this.workflows.findVersion(plan.workflowId, plan.version).then((version) => version?.definition);
     return new PreparedRun(plan, definition, toolsets, pool, invoker, recorder);
   }

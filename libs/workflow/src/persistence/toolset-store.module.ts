@@ -6,6 +6,7 @@ import { ToolsetSnapshots } from './toolset-snapshots.js';
 import { ToolsetRepository } from './toolset.repository.js';
 import { ToolsetTargets } from './toolset-targets.js';
 import { ToolsetHealthChecker } from './toolset-health.js';
+import { ToolCallRepository } from './tool-call.repository.js';
 
 /**
  * Stored toolsets for the API and the worker: the repository (headers sealed/opened here only),
@@ -15,7 +16,7 @@ import { ToolsetHealthChecker } from './toolset-health.js';
  */
 @Module({
   imports: [SecretsModule, OutboundModule],
-  providers: [ToolsetRepository, ToolsetCatalog, ToolsetTargets, ToolsetSnapshots, ToolsetHealthChecker],
-  exports: [ToolsetRepository, ToolsetCatalog, ToolsetTargets, ToolsetSnapshots, ToolsetHealthChecker],
+  providers: [ToolsetRepository, ToolsetCatalog, ToolsetTargets, ToolsetSnapshots, ToolsetHealthChecker, ToolCallRepository],
+  exports: [ToolsetRepository, ToolsetCatalog, ToolsetTargets, ToolsetSnapshots, ToolsetHealthChecker, ToolCallRepository],
 })
 export class ToolsetStoreModule {}
