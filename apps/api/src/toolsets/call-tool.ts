@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { connectMcp, validateArguments } from '#mcp';
-import { ToolCallRepository, ToolsetRepository, ToolsetTargets, connectionSecrets, connectionSpecOf, type ToolCallRecord } from '#workflow';
+import { ToolCallRepository, ToolsetRefreshRequests, ToolsetRepository, ToolsetTargets, connectionSecrets, connectionSpecOf, type ToolCallRecord } from '#workflow';
 import { ApiError, NotFoundError } from '../common/api-errors.js';
 import type { ToolCallView } from './dto/toolset-views.js';
 import { connectionFailure, invalidArguments } from './toolset-errors.js';
@@ -21,6 +21,7 @@ export class CallTool {
     private readonly toolsets: ToolsetRepository,
     private readonly targets: ToolsetTargets,
     private readonly toolCalls: ToolCallRepository,
+    private readonly refreshes: ToolsetRefreshRequests,
   ) {}
 
   async execute(id: string, toolName: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolCallView> {
@@ -38,7 +39,7 @@ export class CallTool {
     const usage = (durationMs: number, errorCode?: string) =>
       this.recordUsage({ toolsetId: id, tool: toolName, at, durationMs, source: 'adhoc', ...(errorCode && { errorCode }) });
     try {
-      const mcp = await connectMcp(target, { signal });
+      const mcp = await connectMcp(target, { signal, onToolsListChanged: () => this.refreshes.request(id) });
       try {
         const result = await mcp.callTool(toolName, args, { signal, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema });
         const durationMs = Date.now() - at.getTime();

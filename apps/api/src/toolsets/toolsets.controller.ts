@@ -17,6 +17,7 @@ import {
 } from './dto/toolset-requests.js';
 import { toolsetView } from './dto/toolset-views.js';
 import { FindToolsets } from './find-toolsets.js';
+import { ToolsetChanges } from './toolset-changes.js';
 import { ToolsetUsage, usageQuery, type UsageQuery } from './toolset-usage.js';
 import { ImportToolsets } from './import-toolsets.js';
 import { RefreshToolset } from './refresh-toolset.js';
@@ -44,6 +45,7 @@ export class ToolsetsController {
     private readonly importToolsets: ImportToolsets,
     private readonly checkToolset: CheckToolset,
     private readonly toolsetUsage: ToolsetUsage,
+    private readonly toolsetChanges: ToolsetChanges,
   ) {}
 
   @Post()
@@ -87,6 +89,11 @@ export class ToolsetsController {
   async refresh(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     const { toolset, added, removed, changed } = await this.refreshToolset.execute(id, clientGone(res));
     return { toolset: toolsetView(toolset), added, removed, changed };
+  }
+
+  @Get(':id/changes')
+  changes(@Param('id') id: string, @Query() query: Record<string, unknown>) {
+    return this.toolsetChanges.list(id, parsePageQuery(query));
   }
 
   @Get(':id/usage')

@@ -5,6 +5,7 @@ import {
   DEFAULT_HANDLE,
   START_NODE_TYPE,
   ToolCallRepository,
+  ToolsetRefreshRequests,
   ToolsetSnapshots,
   ToolsetTargets,
   WorkflowRepository,
@@ -93,6 +94,7 @@ export class RunPreparer {
     private readonly sessions: RunSessions,
     @Optional() private readonly sharedStdio?: SharedStdioServers,
     @Optional() private readonly toolCalls?: ToolCallRepository,
+    @Optional() private readonly refreshes?: ToolsetRefreshRequests,
   ) {}
 
   /**
@@ -108,7 +110,12 @@ export class RunPreparer {
       if (!(await taken)) throw new Error(`run ${String(runId)} is not held by this worker: its MCP session is not kept`);
       await recorder.onSessionOpened(session);
     };
-    const pool = new McpClientPool({ onSessionOpened });
+    const refreshes = this.refreshes;
+    const onToolsListChanged = (target: McpTarget) => {
+      const toolsetId = toolsets.toolsetOf(target);
+      if (toolsetId) refreshes?.request(toolsetId);
+    };
+    const pool = new McpClientPool({ onSessionOpened, onToolsListChanged });
     const servers = this.sharedStdio;
     const shared = servers && {
       isShared: (toolsetId: string) => toolsets.sharedProcess(toolsetId),

@@ -48,6 +48,8 @@ export interface TargetFactory {
  */
 export class RunToolsets implements ToolCatalog, TargetSource {
   private readonly loads = new PromiseMemo<ToolsetSnapshot | undefined>();
+  /** Which toolset each handed-out target belongs to (a pool reports events by target). */
+  private readonly toolsetOfTarget = new WeakMap<McpTarget, string>();
 
   constructor(
     private readonly snapshots: SnapshotSource,
@@ -75,7 +77,14 @@ export class RunToolsets implements ToolCatalog, TargetSource {
   /** The transport the server spoke at the last listing, so no probing. */
   async toolsetConnectionTarget(toolsetId: string): Promise<McpTarget | undefined> {
     const snapshot = await this.load(toolsetId);
-    return snapshot && this.targets.targetFor(connectionSpecOf(snapshot.connection));
+    const target = snapshot && this.targets.targetFor(connectionSpecOf(snapshot.connection));
+    if (target) this.toolsetOfTarget.set(target, toolsetId);
+    return target;
+  }
+
+  /** The toolset a target given out by toolsetConnectionTarget() belongs to. */
+  toolsetOf(target: McpTarget): string | undefined {
+    return this.toolsetOfTarget.get(target);
   }
 }
 
