@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ToolsetChangeRepository, ToolsetRepository, connectionSpecOf, diffTools, type ToolDiff, type ToolsetRecord } from '#workflow';
+import { ToolsetChangeRepository, ToolsetRepository, connectionSpecOf, diffTools, type ToolDiff, type ToolsetRecord } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 import { ToolsetListing } from './toolset-listing.js';
 import { updatedOrThrow } from './update-toolset.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ToolsetChangeRepository, ToolsetRepository } from '#workflow';
+import { ToolsetChangeRepository, ToolsetRepository } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 import type { Page, PageQuery } from '../common/pagination.js';
 

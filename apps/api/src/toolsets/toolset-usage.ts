@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { ToolCallRepository, ToolsetRepository, type ToolUsage } from '#workflow';
+import { ToolCallRepository, ToolsetRepository, type ToolUsage } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 
 /** The window when `since` is not given. */

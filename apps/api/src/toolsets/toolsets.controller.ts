@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { parsePageQuery } from '../common/pagination.js';
+import { pageQuerySchema, type PageQuery } from '../common/pagination.js';
 import { ZodPipe } from '../common/zod-validation.js';
 import { CallTool } from './call-tool.js';
 import { CheckToolset } from './check-toolset.js';
@@ -70,8 +70,8 @@ export class ToolsetsController {
   }
 
   @Get()
-  list(@Query() query: Record<string, unknown>) {
-    return this.findToolsets.list(parsePageQuery(query));
+  list(@Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
+    return this.findToolsets.list(page);
   }
 
   @Get(':id')
@@ -92,8 +92,8 @@ export class ToolsetsController {
   }
 
   @Get(':id/changes')
-  changes(@Param('id') id: string, @Query() query: Record<string, unknown>) {
-    return this.toolsetChanges.list(id, parsePageQuery(query));
+  changes(@Param('id') id: string, @Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
+    return this.toolsetChanges.list(id, page);
   }
 
   @Get(':id/usage')

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { McpClientPool, poolKey, type AcquiredConnection, type McpTarget } from '#mcp';
-import { ToolsetRefreshRequests } from '#workflow';
+import { ToolsetRefreshRequests } from '#workflow/nest';
 
 /**
  * The local servers of `process: per-worker` stdio toolsets: one process per toolset for this

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
+import { findPage, type Page, type PageRequest } from './paging.js';
 import type { ToolDiff } from './tool-diff.js';
 import { TOOLSET_CHANGE_MODEL, type ToolsetChangeDoc, type ToolsetChangeSource } from './toolset-change.schema.js';
 
@@ -8,11 +9,6 @@ export interface ToolsetChange extends ToolDiff {
   id: string;
   at: Date;
   source: ToolsetChangeSource;
-}
-
-export interface ChangePage {
-  items: ToolsetChange[];
-  nextCursor: string | null;
 }
 
 /** A toolset's history of snapshots that changed something, newest first. */
@@ -25,15 +21,14 @@ export class ToolsetChangeRepository {
   }
 
   /** Newest first by `_id`; the cursor is the last item's id (as every list of the API). */
-  async page(toolsetId: string, page: { limit: number; cursor?: string }): Promise<ChangePage> {
-    const filter = page.cursor ? { toolsetId, _id: { $lt: page.cursor } } : { toolsetId };
-    const docs = await this.model
-      .find(filter)
-      .sort({ _id: -1 })
-      .limit(page.limit + 1)
-      .lean<ToolsetChangeDoc[]>()
-      .exec();
-    const items = docs.slice(0, page.limit).map((doc) => ({ id: String(doc._id), at: doc.at, source: doc.source, added: doc.added, removed: doc.removed, changed: doc.changed }));
-    return { items, nextCursor: docs.length > page.limit ? (items.at(-1)?.id ?? null) : null };
+  page(toolsetId: string, page: PageRequest): Promise<Page<ToolsetChange>> {
+    return findPage(this.model, { toolsetId }, page, (doc) => ({
+      id: String(doc._id),
+      at: doc.at,
+      source: doc.source,
+      added: doc.added,
+      removed: doc.removed,
+      changed: doc.changed,
+    }));
   }
 }
