@@ -39,6 +39,13 @@ export {
 export { StdioRefusedError, stdioRefusal, type StdioRefusalCode } from './stdio/stdio-policy.js';
 export { ToolsetSnapshots, type ToolsetSnapshot } from './persistence/toolset-snapshots.js';
 export { ToolsetHealthChecker, type ToolsetHealth } from './persistence/toolset-health.js';
+export * from './persistence/tool-call.schema.js';
+export { ToolCallRepository, percentileRank, type ToolCallRecord, type ToolUsage } from './persistence/tool-call.repository.js';
+export * from './persistence/toolset-change.schema.js';
+export { ToolsetChangeRepository, type ToolsetChange } from './persistence/toolset-change.repository.js';
+export { ToolsetRefresher, type RefreshOutcome } from './persistence/toolset-refresher.js';
+export { diffTools, type ToolDiff } from './persistence/tool-diff.js';
+export * from './queue/toolset-refresh-queue.js';
 export { ToolsetStoreModule } from './persistence/toolset-store.module.js';
 export { OutboundHttp, OutboundModule } from './outbound/outbound.module.js';
 
@@ -58,6 +65,7 @@ export { WorkflowRepository, type StoredWorkflow, type StoredWorkflowVersion, ty
 export { RunRepository, type NewRun, type InsertRunResult, type RunCompletion } from './persistence/run.repository.js';
 export { RunSessionRepository } from './persistence/run-session.repository.js';
 export { NodeExecutionRepository, toExecutionRecord, type LoggedExecutionDoc } from './persistence/node-execution.repository.js';
+export { RunHistoryRepository, type RetentionPolicy, type PruneOptions, type PruneResult, type DeleteRunOutcome } from './persistence/run-history.repository.js';
 export { WorkflowStoreModule } from './persistence/workflow-store.module.js';
 export * from './persistence/mcp-server.schema.js';
 export { McpServerRepository, type McpServerRecord, type NewMcpServer, type McpServerChanges } from './persistence/mcp-server.repository.js';
