@@ -5,6 +5,7 @@ import { ApiExceptionFilter } from './common/api-exception.filter.js';
 import { loggerModule, type LogOptions } from './common/logging.js';
 
 import { HealthModule } from './health/health.module.js';
+import { OpenApiModule } from './openapi/openapi.module.js';
 import { ProvidersModule } from './providers/providers.module.js';
 import { RedisModule } from './redis/redis.module.js';
 import { ToolsetsModule } from './toolsets/toolsets.module.js';
@@ -27,6 +28,7 @@ export class AppModule {
         NodeRegistryModule,
         WorkflowsModule,
         RunsModule,
+        OpenApiModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+/** Answers of /toolsets as zod schemas: they describe the routes in the OpenAPI document. */
+
+const jsonSchema = z.record(z.string(), z.unknown()).meta({ description: 'A JSON Schema, as the MCP server sent it' });
+const iso = z.string().meta({ format: 'date-time' });
+
+export const typedFieldSchema = z
+  .object({
+    key: z.string(),
+    label: z.string(),
+    description: z.string().optional(),
+    valueType: z.string().meta({ description: 'string, number, integer, boolean, object, array<…> or any' }),
+    required: z.boolean(),
+    enum: z.array(z.unknown()).optional(),
+    default: z.unknown().optional(),
+    schema: jsonSchema,
+  })
+  .meta({ id: 'TypedField' });
+
+export const toolSchema = z
+  .object({
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    usable: z.boolean(),
+    unusableReason: z.string().optional(),
+    inputs: z.array(typedFieldSchema),
+    outputs: z.array(typedFieldSchema).optional(),
+    inputSchema: jsonSchema,
+    outputSchema: jsonSchema.optional(),
+    annotations: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'Tool' });
+
+const serverInfo = z.object({ name: z.string(), version: z.string(), protocolVersion: z.string() });
+
+const toolsetFields = {
+  name: z.string(),
+  url: z.string(),
+  headers: z.record(z.string(), z.literal('***')).meta({ description: 'Header names; every value is shown as "***"' }),
+  transport: z.enum(['streamable-http', 'sse']).meta({ description: 'The transport the server spoke at the last listing' }),
+  requestedTransport: z.enum(['auto', 'streamable-http', 'sse']),
+  timeoutMs: z.number().int().nullable(),
+  serverInfo,
+  toolCount: z.number().int(),
+};
+
+export const toolsetSummarySchema = z
+  .object({ id: z.string(), ...toolsetFields, toolsRefreshedAt: iso, createdAt: iso, updatedAt: iso })
+  .meta({ id: 'ToolsetSummary' });
+
+export const toolsetSchema = toolsetSummarySchema.extend({ tools: z.array(toolSchema) }).meta({ id: 'Toolset' });
+
+export const toolsetPreviewSchema = z.object({ ...toolsetFields, tools: z.array(toolSchema) }).meta({ id: 'ToolsetPreview' });
+
+export const toolsetRefreshSchema = z.object({
+  toolset: toolsetSchema,
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+  changed: z.array(z.string()),
+});
+
+export const toolCallSchema = z
+  .object({
+    tool: z.string(),
+    isError: z.boolean().meta({ description: "The tool's own failure (still a 200)" }),
+    structuredContent: z.unknown().optional(),
+    text: z.string(),
+    content: z.array(z.looseObject({ type: z.string() })),
+    transport: z.enum(['streamable-http', 'sse']),
+    durationMs: z.number(),
+  })
+  .meta({ id: 'ToolCallResult' });
+
+export const toolParams = z.object({ id: z.string(), tool: z.string().meta({ description: 'The tool name' }) });
