@@ -157,6 +157,6 @@ export function buildOpenApiDocument(controllers: Type[], version: string): Open
       paths,
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`' } } },
     },
-    { reused: 'ref' },
+    { reused: 'inline' },
   );
 }

@@ -6,7 +6,7 @@ import { ModulesContainer } from '@nestjs/core';
 import { buildOpenApiDocument, routesOf, type DescribedRoute, type OpenApiDocument } from './openapi-document.js';
 
 /** The version in the repository's package.json (found upwards from here: src and dist alike). */
-function packageVersion(): string {
+export function packageVersion(): string {
   let folder = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     try {

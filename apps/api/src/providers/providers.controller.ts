@@ -3,6 +3,8 @@ import { parsePageQuery } from '../common/pagination.js';
 import { ZodPipe } from '../common/zod-validation.js';
 import { createProviderBody, updateProviderBody, type CreateProviderBody, type UpdateProviderBody } from './dto/provider-requests.js';
 import { ProvidersService } from './providers.service.js';
+import { ApiRoute } from '../openapi/api-route.js';
+import { providerRoutes } from './providers.routes.js';
 
 /** LLM providers: OpenAI-compatible endpoints used by `llm` and `agent` nodes. */
 @Controller('providers')
@@ -10,27 +12,32 @@ export class ProvidersController {
   constructor(private readonly providers: ProvidersService) {}
 
   @Post()
+  @ApiRoute(providerRoutes.create)
   create(@Body(new ZodPipe(createProviderBody)) body: CreateProviderBody) {
     return this.providers.create(body);
   }
 
   @Get()
+  @ApiRoute(providerRoutes.list)
   list(@Query() query: Record<string, unknown>) {
     return this.providers.list(parsePageQuery(query));
   }
 
   @Get(':id')
+  @ApiRoute(providerRoutes.get)
   get(@Param('id') id: string) {
     return this.providers.get(id);
   }
 
   @Patch(':id')
+  @ApiRoute(providerRoutes.update)
   update(@Param('id') id: string, @Body(new ZodPipe(updateProviderBody)) body: UpdateProviderBody) {
     return this.providers.update(id, body);
   }
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiRoute(providerRoutes.remove)
   async remove(@Param('id') id: string): Promise<void> {
     await this.providers.remove(id);
   }

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res
 import type { Response } from 'express';
 import { parsePageQuery } from '../common/pagination.js';
 import { ZodPipe } from '../common/zod-validation.js';
+import { ApiRoute } from '../openapi/api-route.js';
 import { CallTool } from './call-tool.js';
 import { CreateToolset, PreviewToolset } from './create-toolset.js';
 import { DeleteToolset } from './delete-toolset.js';
@@ -16,6 +17,7 @@ import {
 import { toolsetView } from './dto/toolset-views.js';
 import { FindToolsets } from './find-toolsets.js';
 import { RefreshToolset } from './refresh-toolset.js';
+import { toolsetRoutes } from './toolsets.routes.js';
 import { UpdateToolset } from './update-toolset.js';
 
 /** Aborted when the client goes away before the answer, so a slow MCP server is not waited for. */
@@ -40,33 +42,39 @@ export class ToolsetsController {
   ) {}
 
   @Post()
+  @ApiRoute(toolsetRoutes.create)
   async create(@Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody, @Res({ passthrough: true }) res: Response) {
     return toolsetView(await this.createToolset.execute(body, clientGone(res)));
   }
 
   @Post('preview')
   @HttpCode(200)
+  @ApiRoute(toolsetRoutes.preview)
   preview(@Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody, @Res({ passthrough: true }) res: Response) {
     return this.previewToolset.execute(body, clientGone(res));
   }
 
   @Get()
+  @ApiRoute(toolsetRoutes.list)
   list(@Query() query: Record<string, unknown>) {
     return this.findToolsets.list(parsePageQuery(query));
   }
 
   @Get(':id')
+  @ApiRoute(toolsetRoutes.get)
   async get(@Param('id') id: string) {
     return toolsetView(await this.findToolsets.get(id));
   }
 
   @Patch(':id')
+  @ApiRoute(toolsetRoutes.update)
   async update(@Param('id') id: string, @Body(new ZodPipe(updateToolsetBody)) body: UpdateToolsetBody, @Res({ passthrough: true }) res: Response) {
     return toolsetView(await this.updateToolset.execute(id, body, clientGone(res)));
   }
 
   @Post(':id/refresh')
   @HttpCode(200)
+  @ApiRoute(toolsetRoutes.refresh)
   async refresh(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     const { toolset, added, removed, changed } = await this.refreshToolset.execute(id, clientGone(res));
     return { toolset: toolsetView(toolset), added, removed, changed };
@@ -74,12 +82,14 @@ export class ToolsetsController {
 
   @Delete(':id')
   @HttpCode(204)
+  @ApiRoute(toolsetRoutes.remove)
   async remove(@Param('id') id: string): Promise<void> {
     await this.deleteToolset.execute(id);
   }
 
   @Post(':id/tools/:tool/call')
   @HttpCode(200)
+  @ApiRoute(toolsetRoutes.call)
   call(@Param('id') id: string, @Param('tool') tool: string, @Body(new ZodPipe(callToolBody)) body: CallToolBody, @Res({ passthrough: true }) res: Response) {
     return this.callTool.execute(id, tool, body.arguments, clientGone(res));
   }

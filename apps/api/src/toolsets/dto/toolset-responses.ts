@@ -35,12 +35,20 @@ export const toolSchema = z
 
 const serverInfo = z.object({ name: z.string(), version: z.string(), protocolVersion: z.string() });
 
+const masked = z.record(z.string(), z.literal('***'));
+
 const toolsetFields = {
+  kind: z.enum(['http', 'stdio']),
   name: z.string(),
-  url: z.string(),
-  headers: z.record(z.string(), z.literal('***')).meta({ description: 'Header names; every value is shown as "***"' }),
-  transport: z.enum(['streamable-http', 'sse']).meta({ description: 'The transport the server spoke at the last listing' }),
-  requestedTransport: z.enum(['auto', 'streamable-http', 'sse']),
+  url: z.string().optional().meta({ description: 'http toolsets' }),
+  headers: masked.optional().meta({ description: 'http toolsets: header names; every value is shown as "***"' }),
+  command: z.string().optional().meta({ description: 'stdio toolsets' }),
+  args: z.array(z.string()).optional(),
+  env: masked.optional().meta({ description: 'stdio toolsets: variable names; every value is shown as "***"' }),
+  process: z.enum(['per-run', 'per-worker']).optional(),
+  transport: z.enum(['streamable-http', 'sse', 'stdio']).meta({ description: 'The transport the server spoke at the last listing' }),
+  requestedTransport: z.enum(['auto', 'streamable-http', 'sse', 'stdio']),
+  protocolVersion: z.string().meta({ description: 'The MCP revision the server spoke at the last listing' }),
   timeoutMs: z.number().int().nullable(),
   serverInfo,
   toolCount: z.number().int(),
@@ -68,7 +76,7 @@ export const toolCallSchema = z
     structuredContent: z.unknown().optional(),
     text: z.string(),
     content: z.array(z.looseObject({ type: z.string() })),
-    transport: z.enum(['streamable-http', 'sse']),
+    transport: z.enum(['streamable-http', 'sse', 'stdio']),
     durationMs: z.number(),
   })
   .meta({ id: 'ToolCallResult' });
