@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite (`scripts/dev.sh test`): installs what is missing, starts throwaway
 # FerretDB/SQLite and Redis on free loopback ports (unless MONGO_URL / REDIS_URL are set), then
-# typecheck, lint, import cycles, build, the committed OpenAPI document, unit tests, e2e tests.
+# typecheck, lint, import cycles, build, the committed OpenAPI document, MCP conformance of the
+# client, unit tests, e2e tests.
 # Every step runs; any failure fails.
 # With arguments (`scripts/dev.sh test <jest path pattern>…`) only the build and the matching unit
 # and e2e tests run: the quick loop while working on one part.
@@ -69,6 +70,8 @@ fi
 step build node_modules/.bin/tsc -p tsconfig.build.json
 # docs/openapi.json must be what the routes describe now (`npm run openapi` rewrites it).
 step openapi-document node scripts/openapi.mjs --check
+# MCP conformance of the client (installs the pinned suite + Node 22 under ~/.cache/mcpflow on first use).
+[ $# -eq 0 ] && step conformance "$ROOT/scripts/conformance.sh"
 step unit "${JEST[@]}" --selectProjects unit --ci --json --outputFile="$WORK/unit.json" "$@"
 step e2e "${JEST[@]}" --selectProjects e2e --ci --runInBand --json --outputFile="$WORK/e2e.json" "$@"
 

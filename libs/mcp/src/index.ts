@@ -4,6 +4,8 @@ export type {
   ConnectAttempt,
   ConnectionFailure,
   ConnectOptions,
+  ElicitationAnswer,
+  ElicitationRequest,
   FetchFunction,
   JsonSchema,
   ListToolsOptions,
@@ -31,6 +33,7 @@ export { isModernProtocol, MODERN_PROTOCOL_VERSION } from './client/modern-sessi
 export { McpClientPool, mcpClientMemory, type AcquiredConnection, type PoolOptions, type PooledSession } from './pool/client-pool.js';
 export { poolKey } from './pool/pool-key.js';
 export { schemaToFields } from './schema/fields.js';
+export { defaultsOf } from './schema/defaults.js';
 export { validateArguments, type ArgumentValidation } from './schema/validate-arguments.js';
 export { compileSchema, dialectOf, type CompiledSchema, type SchemaDialect } from './schema/dialect-validator.js';
 export { createOutboundFetch, type OutboundFetch, type OutboundFetchOptions } from './outbound/outbound-fetch.js';

@@ -69,6 +69,24 @@ export interface ConnectOptions {
    * (those sessions end with their stream or process).
    */
   onSessionOpened?: (sessionId: string) => void;
+  /**
+   * Answers a server's request for input mid-call: a 2025-11-25 `elicitation/create` request, or an
+   * elicitation inside a 2026-07-28 `input_required` result (the call is then retried with the
+   * answer). Without it the client declares no elicitation capability.
+   */
+  onElicitation?: (request: ElicitationRequest) => Promise<ElicitationAnswer>;
+}
+
+/** A form the server asks the user (or the workflow) to fill in. */
+export interface ElicitationRequest {
+  message: string;
+  requestedSchema: JsonSchema;
+}
+
+export interface ElicitationAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  /** With `accept`: the values, shaped by `requestedSchema`. */
+  content?: Record<string, unknown>;
 }
 
 /** One way a connect was tried: a transport, and the revision when it was the stateless 2026-07-28 one. */
