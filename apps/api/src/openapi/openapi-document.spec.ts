@@ -30,7 +30,7 @@ describe('the OpenAPI document', () => {
 
   it('is a valid OpenAPI 3.1 document, and docs/openapi.json is the one the routes build (npm run openapi)', async () => {
     const document = (await describeApi()).build();
-    const result = await new Validator().validate(structuredClone(document) as object);
+    const result = await new Validator().validate(JSON.parse(documentText(document)) as Record<string, unknown>);
     expect(result).toEqual({ valid: true });
     expect(document.openapi).toBe('3.1.0');
     expect(readFileSync(new URL('../../../../docs/openapi.json', import.meta.url), 'utf8')).toBe(documentText(document));
