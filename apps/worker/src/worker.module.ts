@@ -11,6 +11,7 @@ import { RunSessions } from './runs/run-sessions.js';
 import { RunSweeper } from './runs/run-sweeper.js';
 import { RunWorker } from './runs/run-worker.js';
 import { SharedStdioServers } from './runs/shared-stdio-servers.js';
+import { ToolsetHealthSchedule } from './toolsets/toolset-health-schedule.js';
 
 /** The worker: no HTTP server; BullMQ consumers wired to the engine (processors/). */
 @Module({})
@@ -28,7 +29,7 @@ export class WorkerModule {
         // The model client for llm/agent nodes, handed to them as ENGINE_EXTRAS.
         LlmModule,
       ],
-      providers: [ActiveRuns, RunEventsPublisher, CancelListener, RunSessions, SharedStdioServers, RunPreparer, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper],
+      providers: [ActiveRuns, RunEventsPublisher, CancelListener, RunSessions, SharedStdioServers, RunPreparer, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper, ToolsetHealthSchedule],
     };
   }
 }

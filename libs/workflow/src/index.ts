@@ -39,6 +39,7 @@ export * from './persistence/persistence.module.js';
 // Secrets: AES-256-GCM at rest (toolset headers, provider API keys)
 export { createSecretBox, SecretBoxError, type SecretBox, type SecretBoxOptions } from './secrets/secret-box.js';
 export { SECRET_BOX, SecretsModule } from './secrets/secrets.module.js';
+export { SECRET_MASK, scrubSecrets } from './secrets/scrub-secrets.js';
 
 // Toolsets: stored MCP servers, the engine's ToolCatalog over them, MCP targets with opened headers
 export * from './persistence/toolset.schema.js';
@@ -55,6 +56,7 @@ export {
 } from './persistence/toolset-targets.js';
 export { StdioRefusedError, stdioRefusal, type StdioRefusalCode } from './stdio/stdio-policy.js';
 export { ToolsetSnapshots, type ToolsetSnapshot } from './persistence/toolset-snapshots.js';
+export { ToolsetHealthChecker, type ToolsetHealth } from './persistence/toolset-health.js';
 export { ToolsetStoreModule } from './persistence/toolset-store.module.js';
 export { OutboundHttp, OutboundModule } from './outbound/outbound.module.js';
 

@@ -4,8 +4,10 @@ import { parsePageQuery } from '../common/pagination.js';
 import { ZodPipe } from '../common/zod-validation.js';
 import { ApiRoute } from '../openapi/api-route.js';
 import { CallTool } from './call-tool.js';
+import { CheckToolset } from './check-toolset.js';
 import { CreateToolset, PreviewToolset } from './create-toolset.js';
 import { DeleteToolset } from './delete-toolset.js';
+import { importToolsetsBody, importToolsetsQuery, type ImportToolsetsBody } from './dto/toolset-import.js';
 import {
   callToolBody,
   createToolsetBody,
@@ -16,6 +18,7 @@ import {
 } from './dto/toolset-requests.js';
 import { toolsetView } from './dto/toolset-views.js';
 import { FindToolsets } from './find-toolsets.js';
+import { ImportToolsets } from './import-toolsets.js';
 import { RefreshToolset } from './refresh-toolset.js';
 import { toolsetRoutes } from './toolsets.routes.js';
 import { UpdateToolset } from './update-toolset.js';
@@ -39,6 +42,8 @@ export class ToolsetsController {
     private readonly refreshToolset: RefreshToolset,
     private readonly deleteToolset: DeleteToolset,
     private readonly callTool: CallTool,
+    private readonly importToolsets: ImportToolsets,
+    private readonly checkToolset: CheckToolset,
   ) {}
 
   @Post()
@@ -52,6 +57,16 @@ export class ToolsetsController {
   @ApiRoute(toolsetRoutes.preview)
   preview(@Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody, @Res({ passthrough: true }) res: Response) {
     return this.previewToolset.execute(body, clientGone(res));
+  }
+
+  @Post('import')
+  @HttpCode(200)
+  import(
+    @Body(new ZodPipe(importToolsetsBody)) body: ImportToolsetsBody,
+    @Query(new ZodPipe(importToolsetsQuery, 'query')) query: { dryRun: boolean },
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    return this.importToolsets.execute(body, query.dryRun, clientGone(res));
   }
 
   @Get()
@@ -78,6 +93,12 @@ export class ToolsetsController {
   async refresh(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     const { toolset, added, removed, changed } = await this.refreshToolset.execute(id, clientGone(res));
     return { toolset: toolsetView(toolset), added, removed, changed };
+  }
+
+  @Post(':id/check')
+  @HttpCode(200)
+  check(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
+    return this.checkToolset.execute(id, clientGone(res));
   }
 
   @Delete(':id')

@@ -62,4 +62,10 @@ describe('loadConfig', () => {
     expect(problemsOf({ ...base, STDIO_TOOLSETS: 'yes' })).toEqual([expect.stringMatching(/^STDIO_TOOLSETS/)]);
     expect(problemsOf({ ...base, STDIO_WORK_DIR: 'relative' })).toEqual([expect.stringMatching(/^STDIO_WORK_DIR/)]);
   });
+
+  it('keeps periodic toolset health checks off unless given an interval of at least 100 ms', () => {
+    expect(loadConfig(base).toolsetHealthIntervalMs).toBe(0);
+    expect(loadConfig({ ...base, TOOLSET_HEALTH_INTERVAL_MS: '60000' }).toolsetHealthIntervalMs).toBe(60_000);
+    expect(problemsOf({ ...base, TOOLSET_HEALTH_INTERVAL_MS: '50' })).toEqual([expect.stringMatching(/^TOOLSET_HEALTH_INTERVAL_MS/)]);
+  });
 });

@@ -9,6 +9,7 @@ import {
   type ResolvedHttpTransport,
   type ResolvedToolsetTransport,
   type StdioProcessMode,
+  type StoredHealth,
   type StoredHeader,
   type ToolsetDocument,
   type ToolsetKind,
@@ -41,6 +42,7 @@ export interface ToolsetSummary {
   serverInfo: ServerInfo;
   toolCount: number;
   toolsRefreshedAt: Date;
+  health?: StoredHealth;
   revision: number;
   createdAt: Date;
   updatedAt: Date;
@@ -123,6 +125,7 @@ export function toolsetSummaryOf(doc: ToolsetDocument): ToolsetSummary {
     updatedAt: doc.updatedAt,
   };
   if (typeof doc.timeoutMs === 'number') summary.timeoutMs = doc.timeoutMs;
+  if (doc.health) summary.health = doc.health;
   if (doc.kind === 'stdio') Object.assign(summary, { command: doc.command, args: doc.args ?? [], envNames: (doc.env ?? []).map((entry) => entry.name), process: doc.process ?? 'per-run' });
   else summary.url = doc.url;
   return summary;
@@ -200,6 +203,21 @@ export class ToolsetRepository {
       : null;
     if (doc) return { ok: true, toolset: this.recordOf(doc) };
     return { ok: false, reason: (await this.exists(id)) ? 'conflict' : 'missing' };
+  }
+
+  /** Every toolset's id, oldest first (the periodic health check walks them). */
+  async allIds(): Promise<string[]> {
+    const docs = await this.model.find({}, { _id: 1 }).sort({ _id: 1 }).lean<Pick<ToolsetDocument, '_id'>[]>().exec();
+    return docs.map((doc) => String(doc._id));
+  }
+
+  /**
+   * Stores a health check's outcome. Not a change of the toolset: no revision move (runs' cached
+   * snapshots and pending PATCHes stay valid) and no updatedAt.
+   */
+  async recordHealth(id: string, health: StoredHealth): Promise<void> {
+    if (!isValidObjectId(id)) return;
+    await this.model.updateOne({ _id: id }, { $set: { health } }, { timestamps: false }).exec();
   }
 
   async delete(id: string): Promise<boolean> {

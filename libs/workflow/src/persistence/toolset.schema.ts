@@ -37,6 +37,15 @@ export interface StoredTool {
   snapshot: string;
 }
 
+/** The last health check (`POST /toolsets/:id/check` or the periodic one). */
+export interface StoredHealth {
+  ok: boolean;
+  checkedAt: Date;
+  latencyMs: number;
+  protocolVersion?: string;
+  error?: { code: string; message: string };
+}
+
 export interface ToolsetDocument {
   _id: Types.ObjectId;
   /** Absent on documents written before stdio toolsets existed: 'http'. */
@@ -60,6 +69,7 @@ export interface ToolsetDocument {
   tools: StoredTool[];
   toolCount: number;
   toolsRefreshedAt: Date;
+  health?: StoredHealth;
   revision: number;
   createdAt: Date;
   updatedAt: Date;
@@ -86,6 +96,17 @@ export const ToolsetSchema = new Schema<ToolsetDocument>(
     tools: { type: [{ _id: false, name: { type: String, required: true }, usable: { type: Boolean, required: true }, snapshot: { type: String, required: true } }], default: [] },
     toolCount: { type: Number, required: true },
     toolsRefreshedAt: { type: Date, required: true },
+    health: {
+      _id: false,
+      type: {
+        ok: { type: Boolean, required: true },
+        checkedAt: { type: Date, required: true },
+        latencyMs: { type: Number, required: true },
+        protocolVersion: { type: String },
+        error: { _id: false, type: { code: { type: String }, message: { type: String } } },
+      },
+      required: false,
+    },
     revision: { type: Number, required: true, default: 1 },
   },
   { collection: TOOLSETS_COLLECTION, timestamps: true, versionKey: false, minimize: false },

@@ -1,5 +1,5 @@
 import type { NormalizedToolResult, ServerInfo, ToolSnapshot } from '#mcp';
-import type { ResolvedToolsetTransport, StdioProcessMode, ToolsetKind, ToolsetRecord, ToolsetSummary, TransportMode } from '#workflow';
+import type { ResolvedToolsetTransport, StdioProcessMode, StoredHealth, ToolsetKind, ToolsetRecord, ToolsetSummary, TransportMode } from '#workflow';
 import { MASK } from './toolset-requests.js';
 
 /** Response bodies of /toolsets. Header and env values never appear: every one is shown as "***". */
@@ -39,15 +39,32 @@ export interface ToolsetSummaryView {
   serverInfo: ServerInfo;
   toolCount: number;
   toolsRefreshedAt: string;
+  /** The last health check; null before the first. */
+  health: HealthView | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface HealthView {
+  ok: boolean;
+  checkedAt: string;
+  latencyMs: number;
+  protocolVersion?: string;
+  error?: { code: string; message: string };
+}
+
+export function healthView(health: StoredHealth): HealthView {
+  const view: HealthView = { ok: health.ok, checkedAt: health.checkedAt.toISOString(), latencyMs: health.latencyMs };
+  if (health.protocolVersion !== undefined) view.protocolVersion = health.protocolVersion;
+  if (health.error) view.error = { code: health.error.code, message: health.error.message };
+  return view;
 }
 
 export interface ToolsetView extends ToolsetSummaryView {
   tools: ToolView[];
 }
 
-export type ToolsetPreviewView = Omit<ToolsetView, 'id' | 'createdAt' | 'updatedAt' | 'toolsRefreshedAt'>;
+export type ToolsetPreviewView = Omit<ToolsetView, 'id' | 'createdAt' | 'updatedAt' | 'toolsRefreshedAt' | 'health'>;
 
 export function maskHeaders(names: Iterable<string>): Record<string, string> {
   return Object.fromEntries([...names].map((name) => [name, MASK]));
@@ -84,6 +101,7 @@ export function toolsetSummaryView(toolset: ToolsetSummary): ToolsetSummaryView 
     serverInfo: toolset.serverInfo,
     toolCount: toolset.toolCount,
     toolsRefreshedAt: toolset.toolsRefreshedAt.toISOString(),
+    health: toolset.health ? healthView(toolset.health) : null,
     createdAt: toolset.createdAt.toISOString(),
     updatedAt: toolset.updatedAt.toISOString(),
   };
