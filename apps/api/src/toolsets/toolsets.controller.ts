@@ -61,6 +61,7 @@ export class ToolsetsController {
 
   @Post('import')
   @HttpCode(200)
+  @ApiRoute(toolsetRoutes.import)
   import(
     @Body(new ZodPipe(importToolsetsBody)) body: ImportToolsetsBody,
     @Query(new ZodPipe(importToolsetsQuery, 'query')) query: { dryRun: boolean },
@@ -97,6 +98,7 @@ export class ToolsetsController {
 
   @Post(':id/check')
   @HttpCode(200)
+  @ApiRoute(toolsetRoutes.check)
   check(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     return this.checkToolset.execute(id, clientGone(res));
   }

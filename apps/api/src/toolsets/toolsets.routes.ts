@@ -1,8 +1,18 @@
 import { z } from 'zod';
 import { pageQuerySchema } from '../common/pagination.js';
 import { idParams, pageOf, type RouteDescription } from '../openapi/api-route.js';
+import { importToolsetsBody, importToolsetsQuery } from './dto/toolset-import.js';
 import { callToolBody, createHttpToolsetBody, createStdioToolsetBody, updateToolsetBody } from './dto/toolset-requests.js';
-import { toolCallSchema, toolParams, toolsetPreviewSchema, toolsetRefreshSchema, toolsetSchema, toolsetSummarySchema } from './dto/toolset-responses.js';
+import {
+  toolCallSchema,
+  toolParams,
+  toolsetCheckSchema,
+  toolsetImportSchema,
+  toolsetPreviewSchema,
+  toolsetRefreshSchema,
+  toolsetSchema,
+  toolsetSummarySchema,
+} from './dto/toolset-responses.js';
 
 /** How the /toolsets routes describe themselves in the OpenAPI document (`@ApiRoute(toolsetRoutes.x)`). */
 
@@ -23,6 +33,19 @@ export const toolsetRoutes = {
     body: createBody,
     responses: { 200: toolsetPreviewSchema },
     errors: { 400: ['VALIDATION_FAILED'], 403: STDIO_GATE, 422: CONNECT_ERRORS },
+  },
+  import: {
+    summary: 'Register every server of an mcpServers (Claude Desktop, Cursor) or servers (VS Code) file; each entry answered',
+    query: importToolsetsQuery,
+    body: importToolsetsBody,
+    responses: { 200: toolsetImportSchema },
+    errors: { 400: ['VALIDATION_FAILED'] },
+  },
+  check: {
+    summary: 'Check that the server answers now (stored as the toolset health; the tool snapshot is unchanged)',
+    params: idParams,
+    responses: { 200: toolsetCheckSchema },
+    errors: { 403: STDIO_GATE, 404: ['NOT_FOUND'] },
   },
   list: {
     summary: 'List toolsets (newest first, summaries without tools)',

@@ -54,8 +54,28 @@ const toolsetFields = {
   toolCount: z.number().int(),
 };
 
+const healthFields = {
+  ok: z.boolean(),
+  checkedAt: iso,
+  latencyMs: z.number(),
+  protocolVersion: z.string().optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+};
+
+export const toolsetHealthSchema = z.object(healthFields).meta({ id: 'ToolsetHealth' });
+
+/** POST /toolsets/:id/check: the health just measured. */
+export const toolsetCheckSchema = z.object({ ...healthFields, protocolVersion: z.string().nullable() });
+
 export const toolsetSummarySchema = z
-  .object({ id: z.string(), ...toolsetFields, toolsRefreshedAt: iso, createdAt: iso, updatedAt: iso })
+  .object({
+    id: z.string(),
+    ...toolsetFields,
+    toolsRefreshedAt: iso,
+    health: toolsetHealthSchema.nullable().meta({ description: 'The last health check; null before the first' }),
+    createdAt: iso,
+    updatedAt: iso,
+  })
   .meta({ id: 'ToolsetSummary' });
 
 export const toolsetSchema = toolsetSummarySchema.extend({ tools: z.array(toolSchema) }).meta({ id: 'Toolset' });
@@ -82,3 +102,29 @@ export const toolCallSchema = z
   .meta({ id: 'ToolCallResult' });
 
 export const toolParams = z.object({ id: z.string(), tool: z.string().meta({ description: 'The tool name' }) });
+
+const importItem = z.discriminatedUnion('status', [
+  z.object({
+    name: z.string(),
+    status: z.enum(['created', 'valid']),
+    toolsetId: z.string().optional(),
+    kind: z.enum(['http', 'stdio']),
+    transport: z.string(),
+    toolCount: z.number().int(),
+  }),
+  z.object({
+    name: z.string(),
+    status: z.literal('failed'),
+    reason: z.enum(['invalid', 'stdio-disabled', 'unreachable', 'auth-failed', 'not-mcp', 'timeout', 'blocked', 'forbidden', 'error']),
+    code: z.string(),
+    message: z.string(),
+    errors: z.array(z.looseObject({ code: z.string(), message: z.string() })).optional(),
+  }),
+]);
+
+export const toolsetImportSchema = z.object({
+  dryRun: z.boolean(),
+  created: z.number().int(),
+  failed: z.number().int(),
+  items: z.array(importItem),
+});
