@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { startFixtureServer, type FixtureServer } from '#mcp/testing';
-import { loadConfig, type AppConfig } from '#workflow';
+import { loadConfig, type AppConfig } from '#workflow/nest';
 import { createApiApp } from '../apps/api/src/app.factory.js';
 import { startFerretDb, startRedis, type StartedService } from '../test/support/services.js';
 import { spawnWorker, type WorkerProcess } from '../test/support/worker-process.js';

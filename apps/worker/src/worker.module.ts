@@ -1,6 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import { ConfigModule, LlmModule, NodeRegistryModule, PersistenceModule, RunQueueProducer, ToolsetStoreModule, WorkflowStoreModule, type AppConfig } from '#workflow';
+import {
+  ConfigModule,
+  LlmModule,
+  NodeRegistryModule,
+  PersistenceModule,
+  RunQueueProducer,
+  ToolsetStoreModule,
+  WorkflowStoreModule,
+  type AppConfig,
+} from '#workflow/nest';
 import { RunProcessor } from './processors/run.processor.js';
 import { ActiveRuns } from './runs/active-runs.js';
 import { CancelListener } from './runs/cancel-listener.js';

@@ -7,6 +7,7 @@ export type {
   ElicitationAnswer,
   ElicitationRequest,
   FetchFunction,
+  HttpTransport,
   JsonSchema,
   ListToolsOptions,
   McpConnection,
@@ -23,6 +24,7 @@ export type {
   TypedField,
   ValueType,
 } from './types.js';
+export { HTTP_TRANSPORTS, TRANSPORT_MODES, isHttpTransport } from './types.js';
 export { McpError, McpErrorCode, isMcpError, type ArgumentError, type McpErrorDetails } from './errors.js';
 export { connectMcp, listToolset, type ToolsetListing } from './connect.js';
 export { terminateSession, type SessionTermination, type TerminateSessionOptions } from './client/terminate-session.js';

@@ -20,8 +20,17 @@ export interface TypedField {
   schema: JsonSchema;
 }
 
-export type TransportMode = 'auto' | 'streamable-http' | 'sse';
-export type ResolvedTransport = 'streamable-http' | 'sse' | 'stdio';
+/** The HTTP transports, in the order `auto` tries them. The one place their names are spelled. */
+export const HTTP_TRANSPORTS = ['streamable-http', 'sse'] as const;
+export type HttpTransport = (typeof HTTP_TRANSPORTS)[number];
+/** What a toolset may ask for: one HTTP transport, or `auto` (Streamable HTTP, then SSE). */
+export const TRANSPORT_MODES = ['auto', ...HTTP_TRANSPORTS] as const;
+export type TransportMode = (typeof TRANSPORT_MODES)[number];
+export type ResolvedTransport = HttpTransport | 'stdio';
+
+export function isHttpTransport(transport: string): transport is HttpTransport {
+  return (HTTP_TRANSPORTS as readonly string[]).includes(transport);
+}
 export type FetchFunction = typeof fetch;
 
 interface TargetTimeouts {

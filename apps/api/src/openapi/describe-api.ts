@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { ModulesContainer, NestFactory } from '@nestjs/core';
-import { loadConfig } from '#workflow';
+import { loadConfig } from '#workflow/nest';
 import { AppModule } from '../app.module.js';
 import { buildOpenApiDocument, routesOf, type DescribedRoute, type OpenApiDocument } from './openapi-document.js';
 import { controllersOf, packageVersion } from './openapi.service.js';

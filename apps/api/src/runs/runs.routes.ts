@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageQuerySchema } from '../common/pagination.js';
 import { idParams, pageOf, type RouteDescription } from '../openapi/api-route.js';
 import { idempotencyHeaders, logItemSchema, replayedHeader, runSchema } from './dto/run-responses.js';
-import { logPageQuerySchema, runListQuerySchema, startRunBodySchema, waitQuerySchema } from './dto/run.dto.js';
+import { logPageQuerySchema, runListQuerySchema, startRunBodySchema, waitQuerySchema } from './dto/run-requests.js';
 
 /** How the run routes describe themselves in the OpenAPI document (`@ApiRoute(runRoutes.x)`). */
 

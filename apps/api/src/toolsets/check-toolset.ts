@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ToolsetHealthChecker } from '#workflow';
+import { ToolsetHealthChecker } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 import { healthView, type HealthView } from './dto/toolset-views.js';
 

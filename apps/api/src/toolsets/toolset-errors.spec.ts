@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { McpError, OutboundBlockedError } from '#mcp';
 import { ApiError, InvalidRequestError } from '../common/api-errors.js';
-import { scrubSecrets } from '#workflow';
+import { scrubSecrets } from '#workflow/nest';
 import { argumentPointer, connectionFailure } from './toolset-errors.js';
 
 describe('argumentPointer', () => {

@@ -1,14 +1,14 @@
-import { findOutboundBlock, isMcpError, McpError, type ArgumentError, type ConnectAttempt } from '#mcp';
+import { findOutboundBlock, isMcpError, McpError, type ArgumentError, type ConnectAttempt, type HttpTransport } from '#mcp';
 import { ApiError, InvalidRequestError, type ProblemDetail } from '../common/api-errors.js';
 import { pointer } from '../common/zod-validation.js';
-import { scrubSecrets } from '#workflow';
+import { scrubSecrets } from '#workflow/nest';
 
 /**
  * A cause of a failed connection; `transport` (and `protocolVersion` for the stateless 2026-07-28
  * revision) names the attempt when several were made.
  */
 export interface ConnectionProblem extends ProblemDetail {
-  transport?: 'streamable-http' | 'sse';
+  transport?: HttpTransport;
   protocolVersion?: string;
 }
 

@@ -1,8 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { parsePageQuery } from '../common/pagination.js';
+import { pageQuerySchema, type PageQuery } from '../common/pagination.js';
 import { ZodPipe } from '../common/zod-validation.js';
-import { ApiRoute } from '../openapi/api-route.js';
 import { CallTool } from './call-tool.js';
 import { CheckToolset } from './check-toolset.js';
 import { CreateToolset, PreviewToolset } from './create-toolset.js';
@@ -20,8 +19,9 @@ import { toolsetView } from './dto/toolset-views.js';
 import { FindToolsets } from './find-toolsets.js';
 import { ImportToolsets } from './import-toolsets.js';
 import { RefreshToolset } from './refresh-toolset.js';
-import { toolsetRoutes } from './toolsets.routes.js';
 import { UpdateToolset } from './update-toolset.js';
+import { ApiRoute } from '../openapi/api-route.js';
+import { toolsetRoutes } from './toolsets.routes.js';
 
 /** Aborted when the client goes away before the answer, so a slow MCP server is not waited for. */
 function clientGone(res: Response): AbortSignal {
@@ -72,8 +72,8 @@ export class ToolsetsController {
 
   @Get()
   @ApiRoute(toolsetRoutes.list)
-  list(@Query() query: Record<string, unknown>) {
-    return this.findToolsets.list(parsePageQuery(query));
+  list(@Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
+    return this.findToolsets.list(page);
   }
 
   @Get(':id')

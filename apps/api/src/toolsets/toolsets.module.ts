@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ToolsetStoreModule, WorkflowStoreModule } from '#workflow';
+import { ToolsetStoreModule, WorkflowStoreModule } from '#workflow/nest';
 import { CallTool } from './call-tool.js';
 import { CheckToolset } from './check-toolset.js';
 import { CreateToolset, PreviewToolset } from './create-toolset.js';

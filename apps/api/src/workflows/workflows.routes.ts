@@ -1,6 +1,6 @@
 import { pageQuerySchema } from '../common/pagination.js';
 import { idParams, pageOf, type RouteDescription } from '../openapi/api-route.js';
-import { workflowBodySchema } from './dto/workflow.dto.js';
+import { workflowBodySchema } from './dto/workflow-requests.js';
 import {
   validationReportSchema,
   versionParams,

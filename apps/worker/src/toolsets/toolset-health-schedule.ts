@@ -1,6 +1,13 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Queue, Worker } from 'bullmq';
-import { APP_CONFIG, redisConnectionOptions, TOOLSET_HEALTH_QUEUE_NAME, ToolsetHealthChecker, ToolsetRepository, type AppConfig } from '#workflow';
+import {
+  APP_CONFIG,
+  redisConnectionOptions,
+  TOOLSET_HEALTH_QUEUE_NAME,
+  ToolsetHealthChecker,
+  ToolsetRepository,
+  type AppConfig,
+} from '#workflow/nest';
 
 const SCHEDULER_ID = 'check-every-toolset';
 /** Toolsets checked at once by the one worker doing a round. */

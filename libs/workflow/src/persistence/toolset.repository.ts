@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, type Model } from 'mongoose';
+import { findPage, type Page, type PageRequest } from './paging.js';
 import type { ServerInfo, ToolSnapshot } from '#mcp';
 import { SECRET_BOX } from '../secrets/secrets.module.js';
 import type { SecretBox } from '../secrets/secret-box.js';
@@ -139,7 +140,7 @@ export function toolsOf(doc: Pick<ToolsetDocument, 'tools'>): ToolSnapshot[] {
 @Injectable()
 export class ToolsetRepository {
   constructor(
-    @InjectModel(TOOLSET_MODEL) readonly model: Model<ToolsetDocument>,
+    @InjectModel(TOOLSET_MODEL) private readonly model: Model<ToolsetDocument>,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
@@ -156,6 +157,11 @@ export class ToolsetRepository {
       revision: 1,
     });
     return this.recordOf(created.toObject());
+  }
+
+  /** Toolsets newest first, as summaries (no headers, no tools). */
+  page(page: PageRequest): Promise<Page<ToolsetSummary>> {
+    return findPage(this.model, {}, page, toolsetSummaryOf);
   }
 
   async findById(id: string): Promise<ToolsetRecord | undefined> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RUN_STATUSES } from '#workflow';
+import { RUN_STATUSES } from '#workflow/nest';
 
 /** Answers of /runs as zod schemas (OpenAPI document). */
 

@@ -1,5 +1,13 @@
 import type { NormalizedToolResult, ServerInfo, ToolSnapshot } from '#mcp';
-import type { ResolvedToolsetTransport, StdioProcessMode, StoredHealth, ToolsetKind, ToolsetRecord, ToolsetSummary, TransportMode } from '#workflow';
+import type {
+  ResolvedToolsetTransport,
+  StdioProcessMode,
+  StoredHealth,
+  ToolsetKind,
+  ToolsetRecord,
+  ToolsetSummary,
+  TransportMode,
+} from '#workflow/nest';
 import { MASK } from './toolset-requests.js';
 
 /** Response bodies of /toolsets. Header and env values never appear: every one is shown as "***". */
