@@ -158,6 +158,12 @@ export interface CallToolOptions {
   inputSchema?: JsonSchema;
   /** structuredContent is validated against it; defaults to the schema seen in listTools(). */
   outputSchema?: JsonSchema;
+  /**
+   * Answers elicitations this call causes, instead of the connection's `onElicitation` (which must
+   * be set, so that the client declares the capability). Lets calls sharing a pooled connection
+   * answer differently.
+   */
+  onElicitation?: ConnectOptions['onElicitation'];
 }
 
 export interface ListToolsOptions {

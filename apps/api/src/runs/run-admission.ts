@@ -22,6 +22,8 @@ export interface RunRequest {
   workflowId: string;
   version: number;
   inputs: Record<string, unknown>;
+  /** Sealed secret inputs (header templates' tokens); `inputs` holds `***` for them. */
+  secretInputs?: string;
   requestHash?: string;
   retryOf?: string;
 }

@@ -4,11 +4,13 @@ import { toolsetsToConnectAhead, type NodeRegistry, type WorkflowDefinition } fr
 import {
   APP_CONFIG,
   NODE_REGISTRY,
+  SECRET_BOX,
   ToolsetSnapshots,
   ToolsetTargets,
   WorkflowRepository,
   type AppConfig,
   type RunDoc,
+  type SecretBox,
 } from '#workflow/nest';
 import { RunSessions, type SessionRecorder } from './run-sessions.js';
 import { PooledToolInvoker, RunToolsets } from './run-tools.js';
@@ -69,6 +71,7 @@ export class RunPreparer {
     private readonly targets: ToolsetTargets,
     private readonly sessions: RunSessions,
     @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Optional() private readonly sharedStdio?: SharedStdioServers,
   ) {}
 
@@ -78,14 +81,19 @@ export class RunPreparer {
    * reach a run this worker does not hold, nor race the claim's own write.
    */
   prepare(runId: RunDoc['_id'], plan: RunPlan, taken: Promise<RunDoc | undefined>): PreparedRun {
-    const toolsets = new RunToolsets(this.snapshots, this.targets);
+    // Header templates need the run's secret inputs: only known once the run is ours, and opened only then.
+    let secrets: Promise<Record<string, unknown>> | undefined;
+    const secretInputs = () =>
+      (secrets ??= taken.then((run) => (run?.secretInputs ? (JSON.parse(this.box.open(run.secretInputs)) as Record<string, unknown>) : {})));
+    const toolsets = new RunToolsets(this.snapshots, this.targets, secretInputs);
     const recorder = this.sessions.recorder(runId, toolsets);
     const onSessionOpened = async (session: PooledSession): Promise<void> => {
       // A session opened ahead of the claim is refused (the pool closes it) if the run is not ours.
       if (!(await taken)) throw new Error(`run ${String(runId)} is not held by this worker: its MCP session is not kept`);
       await recorder.onSessionOpened(session);
     };
-    const pool = new McpClientPool({ onSessionOpened });
+    // Declares the elicitation capability; each call answers with its node's policy (declining by default).
+    const pool = new McpClientPool({ onSessionOpened, onElicitation: async () => ({ action: 'decline' }) });
     const servers = this.sharedStdio;
     const shared = servers && {
       isShared: (toolsetId: string) => toolsets.sharedProcess(toolsetId),

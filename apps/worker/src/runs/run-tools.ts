@@ -1,15 +1,17 @@
-import { poolKey, type AcquiredConnection, type McpClientPool, type McpTarget } from '#mcp';
+import { defaultsOf, poolKey, type AcquiredConnection, type ElicitationAnswer, type ElicitationRequest, type McpClientPool, type McpTarget } from '#mcp';
 import { PromiseMemo } from './promise-memo.js';
 import {
   ENGINE_ERROR_CODES,
   EngineError,
+  type ElicitationPolicy,
+  type ElicitationRecord,
   type ToolCallRequest,
   type ToolCallResult,
   type ToolCatalog,
   type ToolDescriptor,
   type ToolInvoker,
 } from '#workflow';
-import { connectionSpecOf, type ConnectionSpec, type ToolsetSnapshot } from '#workflow/nest';
+import { connectionSpecOf, hasHeaderTemplates, type ConnectionSpec, type ToolsetSnapshot } from '#workflow/nest';
 
 /** Where the invoker gets a toolset's MCP target (headers opened, SSRF-safe fetch). */
 export interface TargetSource {
@@ -27,7 +29,8 @@ export interface SharedServers {
 }
 
 export interface TargetFactory {
-  targetFor(spec: ConnectionSpec): McpTarget;
+  /** With `secrets`, header templates are filled from them (ToolsetTargets). */
+  targetFor(spec: ConnectionSpec, secrets?: Record<string, unknown>): McpTarget;
 }
 
 /**
@@ -42,6 +45,8 @@ export class RunToolsets implements ToolCatalog, TargetSource {
   constructor(
     private readonly snapshots: SnapshotSource,
     private readonly targets: TargetFactory,
+    /** The run's secret inputs, for toolsets whose headers are templates over them. */
+    private readonly secretInputs: () => Promise<Record<string, unknown>> = () => Promise.resolve({}),
   ) {}
 
   load(toolsetId: string): Promise<ToolsetSnapshot | undefined> {
@@ -65,8 +70,21 @@ export class RunToolsets implements ToolCatalog, TargetSource {
   /** The transport the server spoke at the last listing, so no probing. */
   async toolsetConnectionTarget(toolsetId: string): Promise<McpTarget | undefined> {
     const snapshot = await this.load(toolsetId);
-    return snapshot && this.targets.targetFor(connectionSpecOf(snapshot.connection));
+    if (!snapshot) return undefined;
+    const spec = connectionSpecOf(snapshot.connection);
+    // Two runs with different tokens get different headers, hence different pool keys: they never share a session.
+    return this.targets.targetFor(spec, spec.kind !== 'stdio' && hasHeaderTemplates(spec.headers) ? await this.secretInputs() : undefined);
   }
+}
+
+/** The node's policy as an elicitation answerer; what was asked and answered is kept for the run log. */
+export function answerElicitation(policy: ElicitationPolicy, seen: ElicitationRecord[]): (request: ElicitationRequest) => Promise<ElicitationAnswer> {
+  return async ({ message, requestedSchema }) => {
+    const answer: ElicitationAnswer =
+      policy === 'decline' ? { action: 'decline' } : { action: 'accept', content: policy === 'defaults' ? defaultsOf(requestedSchema) : policy.answer };
+    seen.push({ message, action: answer.action });
+    return answer;
+  };
 }
 
 /**
@@ -100,9 +118,11 @@ export class PooledToolInvoker implements ToolInvoker {
     // Reused: a session an earlier call of this run used, not one merely opened ahead of it.
     const reused = acquired.reused && !firstCall;
     const timeoutMs = request.timeoutMs === undefined || request.timeoutMs === this.defaultCallTimeoutMs ? target.timeoutMs : request.timeoutMs;
+    const elicitations: ElicitationRecord[] = [];
     const result = await connection.callTool(request.tool, request.arguments, {
       signal: request.signal,
       timeoutMs,
+      onElicitation: answerElicitation(request.elicitation ?? 'decline', elicitations),
       ...(descriptor && { inputSchema: descriptor.inputSchema }),
       ...(descriptor?.outputSchema !== undefined && { outputSchema: descriptor.outputSchema }),
     });
@@ -113,6 +133,7 @@ export class PooledToolInvoker implements ToolInvoker {
       content: result.content,
       transport: connection.transport,
       sessionReused: reused,
+      ...(elicitations.length > 0 && { elicitations }),
     };
   }
 

@@ -15,6 +15,7 @@ import { sdkSchemaValidator } from '../schema/sdk-validator.js';
 import type { ConnectOptions, McpTarget, ResolvedTransport, ServerInfo } from '../types.js';
 import { abortable, withTimeout } from './async-utils.js';
 import { toMcpError } from './classify.js';
+import { elicitationHandler } from './elicitation-scope.js';
 import { createTransport, httpSessionIdOf } from './transports.js';
 
 const TERMINATE_TIMEOUT_MS = 3_000;
@@ -89,7 +90,7 @@ export async function openSession(target: McpTarget, kind: ResolvedTransport, op
     capabilities: options.onElicitation ? { elicitation: { form: {} } } : {},
     jsonSchemaValidator: sdkSchemaValidator,
   });
-  const onElicitation = options.onElicitation;
+  const onElicitation = options.onElicitation && elicitationHandler(options.onElicitation);
   if (onElicitation) {
     client.setRequestHandler(ElicitRequestSchema, ({ params }) =>
       onElicitation({ message: params.message, requestedSchema: 'requestedSchema' in params ? params.requestedSchema : {} }) as Promise<ElicitResult>,

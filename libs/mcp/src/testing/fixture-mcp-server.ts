@@ -39,9 +39,17 @@ export interface FixtureTool {
 export class FixtureCounters {
   readonly calls = new Map<string, number>();
   cancellations = 0;
+  /** The `callAuth` header of each tools/call, in order (undefined when absent). */
+  readonly callHeaders: (string | undefined)[] = [];
 }
 
-export function createFixtureMcpServer(name: string, tools: FixtureTool[], pageSize: number | undefined, counters: FixtureCounters): Server {
+/** A header every tools/call must carry with one of `values` (listing stays open), like a per-user token. */
+export interface CallAuth {
+  header: string;
+  values: string[];
+}
+
+export function createFixtureMcpServer(name: string, tools: FixtureTool[], pageSize: number | undefined, counters: FixtureCounters, callAuth?: CallAuth): Server {
   const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: {} } });
   const listed = tools.map(({ handler: _handler, ...tool }) => tool);
 
@@ -57,6 +65,12 @@ export function createFixtureMcpServer(name: string, tools: FixtureTool[], pageS
     const tool = tools.find((t) => t.name === request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     counters.calls.set(tool.name, (counters.calls.get(tool.name) ?? 0) + 1);
+    if (callAuth) {
+      const given = extra.requestInfo?.headers[callAuth.header.toLowerCase()];
+      const value = Array.isArray(given) ? given[0] : given;
+      counters.callHeaders.push(value);
+      if (value === undefined || !callAuth.values.includes(value)) throw new McpError(ErrorCode.InvalidRequest, `${callAuth.header}: unknown user`);
+    }
     const progressToken = request.params._meta?.progressToken;
     const result = await tool.handler(request.params.arguments ?? {}, {
       signal: extra.signal,

@@ -14,6 +14,8 @@ export interface NewRun {
   workflowId: string;
   version: number;
   inputs: Record<string, unknown>;
+  /** Sealed by the caller (SecretBox); never opened here. */
+  secretInputs?: string;
   idempotencyKey?: string;
   requestHash?: string;
   retryOf?: string;
@@ -73,6 +75,7 @@ export class RunRepository {
       version: input.version,
       status: 'queued',
       inputs: toJsonText(input.inputs),
+      ...(input.secretInputs === undefined ? {} : { secretInputs: input.secretInputs }),
       createdAt: now,
       checkedAt: now,
       claims: 0,

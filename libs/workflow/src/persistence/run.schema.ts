@@ -31,6 +31,8 @@ export interface RunDoc {
   status: RunDocStatus;
   /** JSON text (see json-field.ts). */
   inputs: string;
+  /** The secret inputs (inputSchema `writeOnly` / `format: "password"`), sealed JSON; `inputs` holds `***` for them. */
+  secretInputs?: string;
   outputs?: string;
   error?: RunErrorDoc;
   stats?: RunStatsDoc;
@@ -61,6 +63,7 @@ export const RunSchema = new Schema<RunDoc>(
     version: { type: Number, required: true },
     status: { type: String, enum: RUN_STATUSES, required: true },
     inputs: { type: String, required: true },
+    secretInputs: { type: String },
     outputs: { type: String },
     error: { type: { code: String, message: String, nodeId: String, path: String, _id: false } },
     stats: { type: { nodesExecuted: Number, nodesSkipped: Number, nodesFailed: Number, _id: false } },
