@@ -2,7 +2,7 @@
 # The whole test suite (`scripts/dev.sh test`): installs what is missing, starts throwaway
 # FerretDB/SQLite and Redis on free loopback ports (unless MONGO_URL / REDIS_URL are set), then
 # typecheck, lint, import cycles, build, the committed OpenAPI document, MCP conformance of the
-# client, unit tests, e2e tests.
+# client and of a published server, unit tests, e2e tests.
 # Every step runs; any failure fails.
 # With arguments (`scripts/dev.sh test <jest path pattern>…`) only the build and the matching unit
 # and e2e tests run: the quick loop while working on one part.
@@ -72,6 +72,8 @@ step build node_modules/.bin/tsc -p tsconfig.build.json
 step openapi-document node scripts/openapi.mjs --check
 # MCP conformance of the client (installs the pinned suite + Node 22 under ~/.cache/mcpflow on first use).
 [ $# -eq 0 ] && step conformance "$ROOT/scripts/conformance.sh"
+# MCP conformance of a published MCP server (mcpflow as a server; same pinned suite).
+[ $# -eq 0 ] && step server-conformance "$ROOT/scripts/conformance-server.sh"
 step unit "${JEST[@]}" --selectProjects unit --ci --json --outputFile="$WORK/unit.json" "$@"
 step e2e "${JEST[@]}" --selectProjects e2e --ci --runInBand --json --outputFile="$WORK/e2e.json" "$@"
 

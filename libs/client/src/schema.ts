@@ -51,6 +51,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp-servers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List published MCP servers, newest first */
+        get: operations["McpServers_list"];
+        put?: never;
+        /** Publish workflows as the tools of an MCP server at <base>/mcp/<id> */
+        post: operations["McpServers_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp-servers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A published MCP server */
+        get: operations["McpServers_get"];
+        put?: never;
+        post?: never;
+        /** Stop publishing an MCP server */
+        delete: operations["McpServers_remove"];
+        options?: never;
+        head?: never;
+        /** Change a published MCP server (tools replaces the whole list) */
+        patch: operations["McpServers_update"];
+        trace?: never;
+    };
+    "/mcp/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MCP Streamable HTTP (every revision: 2026-07-28 stateless and 2025-*) */
+        get: operations["McpEndpoint_streamableHttp_get"];
+        put?: never;
+        /** MCP Streamable HTTP (every revision: 2026-07-28 stateless and 2025-*) */
+        post: operations["McpEndpoint_streamableHttp_post"];
+        /** MCP Streamable HTTP (every revision: 2026-07-28 stateless and 2025-*) */
+        delete: operations["McpEndpoint_streamableHttp_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MCP legacy HTTP+SSE (2024-11-05): a client message (?sessionId= from the stream) */
+        post: operations["McpEndpoint_sseMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/{id}/sse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MCP legacy HTTP+SSE (2024-11-05): the event stream */
+        get: operations["McpEndpoint_sseStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -444,6 +534,31 @@ export interface components {
             message: string;
         } & {
             [key: string]: unknown;
+        };
+        McpServer: {
+            id: string;
+            name: string;
+            description: string | null;
+            /** @description The endpoint to give an MCP client */
+            url: string;
+            tools: {
+                workflowId: string;
+                name: string;
+                description: string | null;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        JsonRpcError: {
+            /** @constant */
+            jsonrpc: "2.0";
+            error: {
+                code: number;
+                message: string;
+            };
+            id: null;
         };
         Provider: {
             id: string;
@@ -936,6 +1051,739 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+        };
+    };
+    McpServers_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["McpServer"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    McpServers_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string;
+                    tools: {
+                        workflowId: string;
+                        name?: string;
+                        description?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServer"];
+                };
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 413;
+                        /** @enum {string} */
+                        code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    McpServers_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServer"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    McpServers_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    McpServers_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string | null;
+                    tools?: {
+                        workflowId: string;
+                        name?: string;
+                        description?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServer"];
+                };
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 413;
+                        /** @enum {string} */
+                        code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    McpEndpoint_streamableHttp_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MCP answer: JSON, or an SSE stream of JSON-RPC messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A notification or response accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+        };
+    };
+    McpEndpoint_streamableHttp_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MCP answer: JSON, or an SSE stream of JSON-RPC messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A notification or response accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+        };
+    };
+    McpEndpoint_streamableHttp_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MCP answer: JSON, or an SSE stream of JSON-RPC messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A notification or response accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+        };
+    };
+    McpEndpoint_sseMessage: {
+        parameters: {
+            query: {
+                sessionId: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    jsonrpc: "2.0";
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the answer comes on the event stream */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 413;
+                        /** @enum {string} */
+                        code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+        };
+    };
+    McpEndpoint_sseStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent JSON-RPC messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
         };

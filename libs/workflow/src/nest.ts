@@ -59,5 +59,7 @@ export { RunRepository, type NewRun, type InsertRunResult, type RunCompletion } 
 export { RunSessionRepository } from './persistence/run-session.repository.js';
 export { NodeExecutionRepository, toExecutionRecord, type LoggedExecutionDoc } from './persistence/node-execution.repository.js';
 export { WorkflowStoreModule } from './persistence/workflow-store.module.js';
+export * from './persistence/mcp-server.schema.js';
+export { McpServerRepository, type McpServerRecord, type NewMcpServer, type McpServerChanges } from './persistence/mcp-server.repository.js';
 export { toRunView, toLogItem, type RunView, type LogItem } from './persistence/run-views.js';
 export { NODE_REGISTRY, ENGINE_EXTRAS, NodeRegistryModule } from './runtime/node-registry.module.js';

@@ -27,10 +27,12 @@ export interface RouteDescription {
   errors?: Partial<Record<ErrorStatus, readonly string[] | z.ZodType>>;
   /** Answers without an API key (health, the API's own description). */
   public?: boolean;
+  /** An `@All()` route: the methods it really serves, each described alike. */
+  methods?: readonly ('get' | 'post' | 'delete')[];
 }
 
 export type SuccessStatus = 200 | 201 | 202 | 204;
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 422 | 429 | 500 | 503;
 
 export interface AnswerDescription {
   description: string;

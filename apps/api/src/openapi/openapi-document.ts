@@ -32,6 +32,7 @@ const STATUS_TEXT: Record<number, string> = {
   401: 'No valid API key',
   403: 'The key may not do this',
   404: 'Not found',
+  405: 'Method not allowed',
   409: 'Conflict with the current state',
   413: 'The body is larger than the limit',
   422: 'Understood but cannot be done (the cause is in code and errors)',
@@ -143,7 +144,13 @@ export function buildOpenApiDocument(controllers: Type[], version: string): Open
   if (missing.length) throw new Error(`Routes without @ApiRoute description: ${missing.join(', ')}`);
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes) {
-    paths[route.path] = { ...paths[route.path], [route.method]: operation(route, route.description as RouteDescription) };
+    const description = route.description as RouteDescription;
+    const methods = route.method === 'all' ? (description.methods ?? []) : [route.method];
+    if (!methods.length) throw new Error(`${route.handler} is an @All() route: list its methods in @ApiRoute({ methods })`);
+    for (const method of methods) {
+      const handler = methods.length > 1 ? `${route.handler}_${method}` : route.handler;
+      paths[route.path] = { ...paths[route.path], [method]: operation({ ...route, handler }, description) };
+    }
   }
   return createDocument(
     {

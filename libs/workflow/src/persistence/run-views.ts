@@ -1,7 +1,7 @@
 import type { ExecutionRecord } from '../engine/run-store.js';
 import type { NodeErrorInfo, NodeStatus } from '../engine/types.js';
 import { fromJsonText } from './json-field.js';
-import type { RunDoc, RunDocStatus, RunErrorDoc, RunStatsDoc } from './run.schema.js';
+import type { RunDoc, RunDocStatus, RunErrorDoc, RunSource, RunStatsDoc } from './run.schema.js';
 
 /** `GET /runs/:id` (SPEC §4), also the payload of the `run.finished` event. */
 export interface RunView {
@@ -20,6 +20,9 @@ export interface RunView {
   /** Set while a cancel is on its way to the worker, and on canceled runs. */
   cancelRequestedAt: string | null;
   retryOf: string | null;
+  /** `api` (REST) or `mcp` (a published MCP server's tool call, `mcpServerId` names the server). */
+  source: RunSource;
+  mcpServerId: string | null;
 }
 
 /**
@@ -66,6 +69,8 @@ export function toRunView(doc: RunDoc): RunView {
     stats: doc.stats ? { nodesExecuted: doc.stats.nodesExecuted, nodesSkipped: doc.stats.nodesSkipped, nodesFailed: doc.stats.nodesFailed } : null,
     cancelRequestedAt: iso(doc.cancelRequestedAt),
     retryOf: doc.retryOf ? String(doc.retryOf) : null,
+    source: doc.source ?? 'api',
+    mcpServerId: doc.mcpServerId ?? null,
   };
 }
 

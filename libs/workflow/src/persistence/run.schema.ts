@@ -13,6 +13,10 @@ export interface RunErrorDoc {
   path?: string;
 }
 
+/** What started a run: the REST API (absent on older runs) or a published MCP server's tool call. */
+export const RUN_SOURCES = ['api', 'mcp'] as const;
+export type RunSource = (typeof RUN_SOURCES)[number];
+
 export interface RunStatsDoc {
   nodesExecuted: number;
   nodesSkipped: number;
@@ -46,6 +50,10 @@ export interface RunDoc {
   /** Hash of what was asked (version, inputs) so a reused key with another body is refused. */
   requestHash?: string;
   retryOf?: Types.ObjectId;
+  /** Absent = `api`. */
+  source?: RunSource;
+  /** The published MCP server whose tool call started the run (`source: mcp`). */
+  mcpServerId?: string;
   /** Last time the run was handed to BullMQ successfully (unset while Redis was unreachable). */
   enqueuedAt?: Date;
   /** How many times a worker took the run (first start, retries, resumes); bounded. */
@@ -74,6 +82,8 @@ export const RunSchema = new Schema<RunDoc>(
     idempotencyScope: { type: String },
     requestHash: { type: String },
     retryOf: { type: Schema.Types.ObjectId },
+    source: { type: String, enum: RUN_SOURCES },
+    mcpServerId: { type: String },
     enqueuedAt: { type: Date },
     claims: { type: Number, default: 0 },
     lease: { type: String },
