@@ -602,6 +602,12 @@ export interface components {
             } | null;
             cancelRequestedAt: string | null;
             retryOf: string | null;
+            /**
+             * @description api (REST) or mcp (a tool call of a published MCP server)
+             * @enum {string}
+             */
+            source: "api" | "mcp";
+            mcpServerId: string | null;
         };
         LogItem: {
             seq: number;
