@@ -334,6 +334,23 @@ export interface paths {
         patch: operations["Toolsets_update"];
         trace?: never;
     };
+    "/toolsets/{id}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The toolset's tool-list changes (list_changed notifications and refreshes), newest first */
+        get: operations["Toolsets_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/toolsets/{id}/check": {
         parameters: {
             query?: never;
@@ -379,6 +396,23 @@ export interface paths {
         put?: never;
         /** Call one tool ad hoc (arguments checked against its inputSchema first) */
         post: operations["Toolsets_call"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/toolsets/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Calls of each tool since a time: count, failures by code, p50/p95 duration */
+        get: operations["Toolsets_usage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -773,6 +807,16 @@ export interface components {
             schema: {
                 [key: string]: unknown;
             };
+        };
+        ToolsetChange: {
+            id: string;
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            source: "list_changed" | "refresh";
+            added: string[];
+            removed: string[];
+            changed: string[];
         };
         ToolCallResult: {
             tool: string;
@@ -3143,6 +3187,86 @@ export interface operations {
             };
         };
     };
+    Toolsets_changes: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ToolsetChange"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
     Toolsets_check: {
         parameters: {
             query?: never;
@@ -3450,6 +3574,100 @@ export interface operations {
                         statusCode: 422;
                         /** @enum {string} */
                         code: "MCP_AUTH_FAILED" | "MCP_PROTOCOL_ERROR" | "MCP_TIMEOUT" | "MCP_UNREACHABLE" | "OUTBOUND_BLOCKED" | "TOOL_UNUSABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    Toolsets_usage: {
+        parameters: {
+            query?: {
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        toolsetId: string;
+                        /** Format: date-time */
+                        since: string;
+                        /** Format: date-time */
+                        until: string;
+                        calls: number;
+                        failed: number;
+                        tools: {
+                            tool: string;
+                            calls: number;
+                            /** @description Failed calls by code */
+                            errors: {
+                                [key: string]: number;
+                            };
+                            p50Ms: number;
+                            p95Ms: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;

@@ -101,11 +101,13 @@ export class ToolsetsController {
   }
 
   @Get(':id/changes')
+  @ApiRoute(toolsetRoutes.changes)
   changes(@Param('id') id: string, @Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
     return this.toolsetChanges.list(id, page);
   }
 
   @Get(':id/usage')
+  @ApiRoute(toolsetRoutes.usage)
   usage(@Param('id') id: string, @Query(new ZodPipe(usageQuery, 'query')) query: UsageQuery) {
     return this.toolsetUsage.execute(id, query);
   }

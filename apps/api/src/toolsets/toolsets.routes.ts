@@ -2,16 +2,19 @@ import { z } from 'zod';
 import { pageQuerySchema } from '../common/pagination.js';
 import { idParams, pageOf, type RouteDescription } from '../openapi/api-route.js';
 import { importToolsetsBody, importToolsetsQuery } from './dto/toolset-import.js';
+import { usageQuery } from './toolset-usage.js';
 import { callToolBody, createHttpToolsetBody, createStdioToolsetBody, updateToolsetBody } from './dto/toolset-requests.js';
 import {
   toolCallSchema,
   toolParams,
+  toolsetChangeSchema,
   toolsetCheckSchema,
   toolsetImportSchema,
   toolsetPreviewSchema,
   toolsetRefreshSchema,
   toolsetSchema,
   toolsetSummarySchema,
+  toolsetUsageSchema,
 } from './dto/toolset-responses.js';
 
 /** How the /toolsets routes describe themselves in the OpenAPI document (`@ApiRoute(toolsetRoutes.x)`). */
@@ -46,6 +49,20 @@ export const toolsetRoutes = {
     params: idParams,
     responses: { 200: toolsetCheckSchema },
     errors: { 403: STDIO_GATE, 404: ['NOT_FOUND'] },
+  },
+  changes: {
+    summary: "The toolset's tool-list changes (list_changed notifications and refreshes), newest first",
+    params: idParams,
+    query: pageQuerySchema,
+    responses: { 200: pageOf(toolsetChangeSchema) },
+    errors: { 400: ['VALIDATION_FAILED'], 404: ['NOT_FOUND'] },
+  },
+  usage: {
+    summary: 'Calls of each tool since a time: count, failures by code, p50/p95 duration',
+    params: idParams,
+    query: usageQuery,
+    responses: { 200: toolsetUsageSchema },
+    errors: { 400: ['VALIDATION_FAILED'], 404: ['NOT_FOUND'] },
   },
   list: {
     summary: 'List toolsets (newest first, summaries without tools)',

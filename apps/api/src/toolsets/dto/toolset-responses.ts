@@ -128,3 +128,31 @@ export const toolsetImportSchema = z.object({
   failed: z.number().int(),
   items: z.array(importItem),
 });
+
+export const toolsetChangeSchema = z
+  .object({
+    id: z.string(),
+    at: iso,
+    source: z.enum(['list_changed', 'refresh']),
+    added: z.array(z.string()),
+    removed: z.array(z.string()),
+    changed: z.array(z.string()),
+  })
+  .meta({ id: 'ToolsetChange' });
+
+export const toolsetUsageSchema = z.object({
+  toolsetId: z.string(),
+  since: iso,
+  until: iso,
+  calls: z.number().int(),
+  failed: z.number().int(),
+  tools: z.array(
+    z.object({
+      tool: z.string(),
+      calls: z.number().int(),
+      errors: z.record(z.string(), z.number().int()).meta({ description: 'Failed calls by code' }),
+      p50Ms: z.number(),
+      p95Ms: z.number(),
+    }),
+  ),
+});
