@@ -84,6 +84,11 @@ export interface ConnectOptions {
    * answer). Without it the client declares no elicitation capability.
    */
   onElicitation?: (request: ElicitationRequest) => Promise<ElicitationAnswer>;
+  /**
+   * Called when the server sends `notifications/tools/list_changed` on this connection (any of its
+   * sessions): the caller decides what to do (e.g. take a new snapshot). Must not throw.
+   */
+  onToolsListChanged?: () => void;
 }
 
 /** A form the server asks the user (or the workflow) to fill in. */

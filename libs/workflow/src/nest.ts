@@ -39,6 +39,13 @@ export {
 export { StdioRefusedError, stdioRefusal, type StdioRefusalCode } from './stdio/stdio-policy.js';
 export { ToolsetSnapshots, type ToolsetSnapshot } from './persistence/toolset-snapshots.js';
 export { ToolsetHealthChecker, type ToolsetHealth } from './persistence/toolset-health.js';
+export * from './persistence/tool-call.schema.js';
+export { ToolCallRepository, percentileRank, type ToolCallRecord, type ToolUsage } from './persistence/tool-call.repository.js';
+export * from './persistence/toolset-change.schema.js';
+export { ToolsetChangeRepository, type ToolsetChange } from './persistence/toolset-change.repository.js';
+export { ToolsetRefresher, type RefreshOutcome } from './persistence/toolset-refresher.js';
+export { diffTools, type ToolDiff } from './persistence/tool-diff.js';
+export * from './queue/toolset-refresh-queue.js';
 export { ToolsetStoreModule } from './persistence/toolset-store.module.js';
 export { OutboundHttp, OutboundModule } from './outbound/outbound.module.js';
 

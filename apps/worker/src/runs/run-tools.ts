@@ -22,6 +22,15 @@ export interface SnapshotSource {
   load(toolsetId: string): Promise<ToolsetSnapshot | undefined>;
 }
 
+/** One finished tool call, for usage figures; `errorCode` absent when it succeeded (an `isError` result is `MCP_TOOL_ERROR`). */
+export interface CallOutcome {
+  toolsetId: string;
+  tool: string;
+  at: Date;
+  durationMs: number;
+  errorCode?: string;
+}
+
 /** Where the connections of `per-worker` stdio toolsets come from (SharedStdioServers), and which toolsets those are. */
 export interface SharedServers {
   isShared(toolsetId: string): Promise<boolean>;
@@ -41,6 +50,8 @@ export interface TargetFactory {
  */
 export class RunToolsets implements ToolCatalog, TargetSource {
   private readonly loads = new PromiseMemo<ToolsetSnapshot | undefined>();
+  /** Which toolset each handed-out target belongs to (a pool reports events by target). */
+  private readonly toolsetOfTarget = new WeakMap<McpTarget, string>();
 
   constructor(
     private readonly snapshots: SnapshotSource,
@@ -73,7 +84,14 @@ export class RunToolsets implements ToolCatalog, TargetSource {
     if (!snapshot) return undefined;
     const spec = connectionSpecOf(snapshot.connection);
     // Two runs with different tokens get different headers, hence different pool keys: they never share a session.
-    return this.targets.targetFor(spec, spec.kind !== 'stdio' && hasHeaderTemplates(spec.headers) ? await this.secretInputs() : undefined);
+    const target = this.targets.targetFor(spec, spec.kind !== 'stdio' && hasHeaderTemplates(spec.headers) ? await this.secretInputs() : undefined);
+    this.toolsetOfTarget.set(target, toolsetId);
+    return target;
+  }
+
+  /** The toolset a target given out by toolsetConnectionTarget() belongs to. */
+  toolsetOf(target: McpTarget): string | undefined {
+    return this.toolsetOfTarget.get(target);
   }
 }
 
@@ -104,6 +122,8 @@ export class PooledToolInvoker implements ToolInvoker {
     private readonly defaultCallTimeoutMs: number,
     /** `per-worker` stdio toolsets are called through these instead of the run's pool. */
     private readonly shared?: SharedServers,
+    /** Told of every call sent (not of one refused before sending), for usage; must not throw. */
+    private readonly onCall?: (call: CallOutcome) => void,
   ) {}
 
   async callTool(request: ToolCallRequest): Promise<ToolCallResult> {
@@ -118,14 +138,25 @@ export class PooledToolInvoker implements ToolInvoker {
     // Reused: a session an earlier call of this run used, not one merely opened ahead of it.
     const reused = acquired.reused && !firstCall;
     const timeoutMs = request.timeoutMs === undefined || request.timeoutMs === this.defaultCallTimeoutMs ? target.timeoutMs : request.timeoutMs;
+    const at = new Date();
+    const outcome = (errorCode?: string) =>
+      this.onCall?.({ toolsetId: request.toolsetId, tool: request.tool, at, durationMs: Date.now() - at.getTime(), ...(errorCode && { errorCode }) });
     const elicitations: ElicitationRecord[] = [];
-    const result = await connection.callTool(request.tool, request.arguments, {
-      signal: request.signal,
-      timeoutMs,
-      onElicitation: answerElicitation(request.elicitation ?? 'decline', elicitations),
-      ...(descriptor && { inputSchema: descriptor.inputSchema }),
-      ...(descriptor?.outputSchema !== undefined && { outputSchema: descriptor.outputSchema }),
-    });
+    let result: Awaited<ReturnType<typeof connection.callTool>>;
+    try {
+      result = await connection.callTool(request.tool, request.arguments, {
+        signal: request.signal,
+        timeoutMs,
+        onElicitation: answerElicitation(request.elicitation ?? 'decline', elicitations),
+        ...(descriptor && { inputSchema: descriptor.inputSchema }),
+        ...(descriptor?.outputSchema !== undefined && { outputSchema: descriptor.outputSchema }),
+      });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code !== 'MCP_INPUT_INVALID') outcome(typeof code === 'string' ? code : 'MCP_ERROR');
+      throw error;
+    }
+    outcome(result.isError ? 'MCP_TOOL_ERROR' : undefined);
     return {
       isError: result.isError,
       ...(result.structuredContent !== undefined && { structuredContent: result.structuredContent }),

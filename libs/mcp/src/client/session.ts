@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema, type ClientRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema, type ClientRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AnySchema } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { McpError, McpErrorCode } from '../errors.js';
@@ -96,6 +96,8 @@ export async function openSession(target: McpTarget, kind: ResolvedTransport, op
       onElicitation({ message: params.message, requestedSchema: 'requestedSchema' in params ? params.requestedSchema : {} }) as Promise<ElicitResult>,
     );
   }
+  const onToolsListChanged = options.onToolsListChanged;
+  if (onToolsListChanged) client.setNotificationHandler(ToolListChangedNotificationSchema, () => onToolsListChanged());
   // Also used when the handshake is abandoned: initialize may already have opened a server session.
   const close = () => (closing ??= shutdown(client, transport));
 

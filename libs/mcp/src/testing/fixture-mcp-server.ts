@@ -18,6 +18,8 @@ export interface FixtureToolContext {
    * stateless one an `input_required` result, the tool then running again with the answer.
    */
   elicit(message: string, requestedSchema: Record<string, unknown>): Promise<ElicitationAnswer>;
+  /** Sends `notifications/tools/list_changed` on this session (after the tool changed the fixture's tool list). */
+  toolsChanged(): Promise<void>;
 }
 
 export interface FixtureToolResult {
@@ -50,10 +52,12 @@ export interface CallAuth {
 }
 
 export function createFixtureMcpServer(name: string, tools: FixtureTool[], pageSize: number | undefined, counters: FixtureCounters, callAuth?: CallAuth): Server {
-  const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: {} } });
-  const listed = tools.map(({ handler: _handler, ...tool }) => tool);
+  const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  // Read at each listing: a tool may add tools to the (shared) list, then announce it.
+  const listedNow = () => tools.map(({ handler: _handler, ...tool }) => tool);
 
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    const listed = listedNow();
     if (pageSize === undefined) return { tools: listed };
     const start = request.params?.cursor === undefined ? 0 : Number(request.params.cursor);
     if (!Number.isInteger(start) || start < 0) throw new McpError(ErrorCode.InvalidParams, `bad cursor ${request.params?.cursor}`);
@@ -80,6 +84,7 @@ export function createFixtureMcpServer(name: string, tools: FixtureTool[], pageS
       },
       elicit: async (message, requestedSchema) =>
         (await server.elicitInput({ message, requestedSchema: requestedSchema as never }, { relatedRequestId: extra.requestId })) as ElicitationAnswer,
+      toolsChanged: () => server.sendToolListChanged(),
     });
     return { ...result };
   });

@@ -6,6 +6,8 @@ import { NODE_EXECUTION_MODEL, NodeExecutionSchema } from './node-execution.sche
 import { RUN_MCP_SESSION_MODEL, RunMcpSessionSchema } from './run-session.schema.js';
 import { RUN_MODEL, RunSchema } from './run.schema.js';
 import { TOOLSET_MODEL, ToolsetSchema } from './toolset.schema.js';
+import { TOOL_CALL_MODEL, ToolCallSchema } from './tool-call.schema.js';
+import { TOOLSET_CHANGE_MODEL, ToolsetChangeSchema } from './toolset-change.schema.js';
 import { WORKFLOW_MODEL, WORKFLOW_VERSION_MODEL, WorkflowSchema, WorkflowVersionSchema } from './workflow.schema.js';
 
 /**
@@ -20,6 +22,8 @@ export const MODELS: ModelDefinition[] = [
   { name: RUN_MODEL, schema: RunSchema },
   { name: NODE_EXECUTION_MODEL, schema: NodeExecutionSchema },
   { name: RUN_MCP_SESSION_MODEL, schema: RunMcpSessionSchema },
+  { name: TOOL_CALL_MODEL, schema: ToolCallSchema },
+  { name: TOOLSET_CHANGE_MODEL, schema: ToolsetChangeSchema },
   { name: MCP_SERVER_MODEL, schema: McpServerSchema },
 ];
 
