@@ -223,7 +223,8 @@ export interface paths {
         get: operations["Runs_get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a finished run with its log (a queued or running run: cancel it first) */
+        delete: operations["Runs_delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2348,6 +2349,78 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    Runs_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 409;
+                        /** @enum {string} */
+                        code: "RUN_NOT_FINISHED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;

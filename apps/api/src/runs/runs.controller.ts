@@ -81,6 +81,7 @@ export class RunsController {
 
   @Delete('runs/:id')
   @HttpCode(204)
+  @ApiRoute(runRoutes.delete)
   async delete(@Param('id') id: string): Promise<void> {
     await this.deleteRun.execute(id);
   }

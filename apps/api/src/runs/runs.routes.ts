@@ -49,6 +49,12 @@ export const runRoutes = {
     responses: { 200: { description: EVENTS, contentType: 'text/event-stream', schema: z.string() } },
     errors: { 404: ['NOT_FOUND'] },
   },
+  delete: {
+    summary: 'Delete a finished run with its log (a queued or running run: cancel it first)',
+    params: idParams,
+    responses: { 204: { description: 'Deleted' } },
+    errors: { 404: ['NOT_FOUND'], 409: ['RUN_NOT_FINISHED'] },
+  },
   cancel: {
     summary: 'Cancel a queued or running run (in-flight MCP calls are aborted)',
     params: idParams,
