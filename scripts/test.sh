@@ -17,6 +17,12 @@ set -e
 ensure_node
 ensure_node_modules
 ensure_redis
+# The /docs page is checked in a real browser: Debian's chromium (test/openapi/docs-page.e2e-spec.ts).
+if ! command -v chromium >/dev/null; then
+  log "installing Debian's chromium"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
 ensure_ferretdb
 # MCPFLOW_FERRETDB_BACKEND=sqlite: the earlier embedded backend instead of PostgreSQL.
 BACKEND=${MCPFLOW_FERRETDB_BACKEND:-postgresql}
