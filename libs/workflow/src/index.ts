@@ -77,3 +77,7 @@ export { NODE_REGISTRY, ENGINE_EXTRAS, NodeRegistryModule } from './runtime/node
 export * from './queue/run-jobs.js';
 export * from './queue/run-stream.js';
 export { RunQueueProducer, type RunJobState } from './queue/run-queue-producer.js';
+
+// API keys: stored hashed (the API's auth guard and key management read them here)
+export * from './persistence/api-key.schema.js';
+export { ApiKeyRepository, type ApiKeyRecord, type NewApiKey, type StoredApiKey } from './persistence/api-key.repository.js';

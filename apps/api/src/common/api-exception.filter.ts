@@ -6,6 +6,9 @@ import { ApiError, ConflictError, InvalidRequestError, NotFoundError, ServiceUna
 /** Codes of errors raised below the API (libs) that are the caller's doing, and their status. */
 const STATUS_BY_CODE: Record<string, number> = {
   VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  RATE_LIMITED: 429,
   WORKFLOW_INVALID: 400,
   MCP_INPUT_INVALID: 400,
   NOT_FOUND: 404,

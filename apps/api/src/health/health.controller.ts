@@ -1,10 +1,12 @@
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, MongooseHealthIndicator } from '@nestjs/terminus';
+import { Public } from '../api-keys/access.decorators.js';
 import { RedisConnection } from '../redis/redis.module.js';
 
 const CHECK_TIMEOUT_MS = 1500;
 
 @Controller('health')
+@Public()
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,

@@ -4,6 +4,7 @@ import { CancelRunService } from './cancel-run.service.js';
 import { RunEventsService } from './run-events.service.js';
 import { RunsQueryService } from './runs-query.service.js';
 import { StartRunService, type StartedRun } from './start-run.service.js';
+import { RequireScope } from '../api-keys/access.decorators.js';
 
 function reply(res: Response, started: StartedRun) {
   res.status(started.statusCode);
@@ -21,6 +22,7 @@ export class RunsController {
   ) {}
 
   @Post('workflows/:id/runs')
+  @RequireScope('run')
   async start(
     @Param('id') workflowId: string,
     @Body() body: unknown,
@@ -32,26 +34,31 @@ export class RunsController {
   }
 
   @Get('runs')
+  @RequireScope('read', 'run')
   list(@Query() query: Record<string, unknown>) {
     return this.queries.list(query);
   }
 
   @Get('runs/:id')
+  @RequireScope('read', 'run')
   get(@Param('id') id: string) {
     return this.queries.get(id);
   }
 
   @Get('runs/:id/logs')
+  @RequireScope('read', 'run')
   logs(@Param('id') id: string, @Query() query: Record<string, unknown>) {
     return this.queries.logs(id, query);
   }
 
   @Get('runs/:id/events')
+  @RequireScope('read', 'run')
   events(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     return this.eventStreams.stream(id, req, res);
   }
 
   @Post('runs/:id/cancel')
+  @RequireScope('run')
   async cancel(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     const { statusCode, run } = await this.canceler.cancel(id);
     res.status(statusCode);
@@ -59,6 +66,7 @@ export class RunsController {
   }
 
   @Post('runs/:id/retry')
+  @RequireScope('run')
   async retry(
     @Param('id') id: string,
     @Query() query: Record<string, unknown>,

@@ -17,6 +17,7 @@ import { toolsetView } from './dto/toolset-views.js';
 import { FindToolsets } from './find-toolsets.js';
 import { RefreshToolset } from './refresh-toolset.js';
 import { UpdateToolset } from './update-toolset.js';
+import { RequireScope } from '../api-keys/access.decorators.js';
 
 /** Aborted when the client goes away before the answer, so a slow MCP server is not waited for. */
 function clientGone(res: Response): AbortSignal {
@@ -40,32 +41,38 @@ export class ToolsetsController {
   ) {}
 
   @Post()
+  @RequireScope('write')
   async create(@Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody, @Res({ passthrough: true }) res: Response) {
     return toolsetView(await this.createToolset.execute(body, clientGone(res)));
   }
 
   @Post('preview')
+  @RequireScope('write')
   @HttpCode(200)
   preview(@Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody, @Res({ passthrough: true }) res: Response) {
     return this.previewToolset.execute(body, clientGone(res));
   }
 
   @Get()
+  @RequireScope('read', 'write')
   list(@Query() query: Record<string, unknown>) {
     return this.findToolsets.list(parsePageQuery(query));
   }
 
   @Get(':id')
+  @RequireScope('read', 'write')
   async get(@Param('id') id: string) {
     return toolsetView(await this.findToolsets.get(id));
   }
 
   @Patch(':id')
+  @RequireScope('write')
   async update(@Param('id') id: string, @Body(new ZodPipe(updateToolsetBody)) body: UpdateToolsetBody, @Res({ passthrough: true }) res: Response) {
     return toolsetView(await this.updateToolset.execute(id, body, clientGone(res)));
   }
 
   @Post(':id/refresh')
+  @RequireScope('write')
   @HttpCode(200)
   async refresh(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     const { toolset, added, removed, changed } = await this.refreshToolset.execute(id, clientGone(res));
@@ -73,12 +80,14 @@ export class ToolsetsController {
   }
 
   @Delete(':id')
+  @RequireScope('write')
   @HttpCode(204)
   async remove(@Param('id') id: string): Promise<void> {
     await this.deleteToolset.execute(id);
   }
 
   @Post(':id/tools/:tool/call')
+  @RequireScope('write')
   @HttpCode(200)
   call(@Param('id') id: string, @Param('tool') tool: string, @Body(new ZodPipe(callToolBody)) body: CallToolBody, @Res({ passthrough: true }) res: Response) {
     return this.callTool.execute(id, tool, body.arguments, clientGone(res));

@@ -53,4 +53,13 @@ describe('loadConfig', () => {
     const config = loadConfig({ ...base, OUTBOUND_ALLOW: 'a.example, 10.0.0.0/8', OUTBOUND_DENY: '' });
     expect(config.outbound).toEqual({ allow: ['a.example', '10.0.0.0/8'], deny: [] });
   });
+
+  it('takes a well-formed ADMIN_API_KEY and refuses another without echoing it', () => {
+    const key = `mcpf_${'A'.repeat(43)}`;
+    expect(loadConfig({ ...base, ADMIN_API_KEY: key }).auth).toEqual({ adminApiKey: key, rateLimitPerMinute: 1200, failuresPerMinute: 20, failureBlockSeconds: 300 });
+    expect(loadConfig({ ...base, ADMIN_API_KEY: '' }).auth.adminApiKey).toBeUndefined();
+    const problems = problemsOf({ ...base, ADMIN_API_KEY: 'mcpf_tooShortSecret' });
+    expect(problems).toEqual([expect.stringMatching(/^ADMIN_API_KEY: must be mcpf_/)]);
+    expect(problems.join()).not.toContain('tooShortSecret');
+  });
 });

@@ -41,6 +41,13 @@ const envSchema = z.object({
   OUTBOUND_ALLOW: z.string().default(''),
   OUTBOUND_DENY: z.string().default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ADMIN_API_KEY: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.string().regex(/^mcpf_[A-Za-z0-9_-]{43}$/, 'must be mcpf_ followed by 43 base64url characters (32 random bytes)').optional(),
+  ),
+  RATE_LIMIT_PER_MINUTE: int(1200),
+  AUTH_FAILURES_PER_MINUTE: int(20, 1),
+  AUTH_FAILURE_BLOCK_SECONDS: int(300, 1),
 });
 
 export type AppConfig = Readonly<{
@@ -62,6 +69,8 @@ export type AppConfig = Readonly<{
   };
   outbound: { allow: string[]; deny: string[] };
   logLevel: string;
+  /** API keys: the seeded admin key (a secret: never logged) and the limits of the auth guard. */
+  auth: { adminApiKey?: string; rateLimitPerMinute: number; failuresPerMinute: number; failureBlockSeconds: number };
 }>;
 
 export class ConfigError extends Error {
@@ -112,6 +121,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     outbound: { allow: list(e.OUTBOUND_ALLOW), deny: list(e.OUTBOUND_DENY) },
     logLevel: e.LOG_LEVEL,
+    auth: {
+      adminApiKey: e.ADMIN_API_KEY,
+      rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+      failuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
+      failureBlockSeconds: e.AUTH_FAILURE_BLOCK_SECONDS,
+    },
   };
 }
 

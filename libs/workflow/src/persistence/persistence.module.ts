@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { MongooseModule, type ModelDefinition } from '@nestjs/mongoose';
+import { API_KEY_MODEL, ApiKeySchema } from './api-key.schema.js';
 import { PROVIDER_MODEL, ProviderSchema } from './provider.schema.js';
 import { NODE_EXECUTION_MODEL, NodeExecutionSchema } from './node-execution.schema.js';
 import { RUN_MCP_SESSION_MODEL, RunMcpSessionSchema } from './run-session.schema.js';
@@ -19,6 +20,7 @@ export const MODELS: ModelDefinition[] = [
   { name: RUN_MODEL, schema: RunSchema },
   { name: NODE_EXECUTION_MODEL, schema: NodeExecutionSchema },
   { name: RUN_MCP_SESSION_MODEL, schema: RunMcpSessionSchema },
+  { name: API_KEY_MODEL, schema: ApiKeySchema },
 ];
 
 @Global()

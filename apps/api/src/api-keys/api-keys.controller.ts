@@ -1,0 +1,41 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { parsePageQuery } from '../common/pagination.js';
+import { ZodPipe } from '../common/zod-validation.js';
+import { Caller, RequireScope } from './access.decorators.js';
+import type { Principal } from './api-key-authenticator.js';
+import { CreateApiKey } from './create-api-key.js';
+import { createApiKeyBody, type CreateApiKeyBody } from './dto/api-key-requests.js';
+import { FindApiKeys } from './find-api-keys.js';
+import { RevokeApiKey } from './revoke-api-key.js';
+
+/** API keys: admin only. */
+@Controller('api-keys')
+@RequireScope('admin')
+export class ApiKeysController {
+  constructor(
+    private readonly createApiKey: CreateApiKey,
+    private readonly findApiKeys: FindApiKeys,
+    private readonly revokeApiKey: RevokeApiKey,
+  ) {}
+
+  @Post()
+  create(@Body(new ZodPipe(createApiKeyBody)) body: CreateApiKeyBody, @Caller() caller: Principal) {
+    return this.createApiKey.execute(body, caller);
+  }
+
+  @Get()
+  list(@Query() query: Record<string, unknown>) {
+    return this.findApiKeys.list(parsePageQuery(query));
+  }
+
+  @Get(':id')
+  get(@Param('id') id: string) {
+    return this.findApiKeys.get(id);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  async revoke(@Param('id') id: string, @Caller() caller: Principal): Promise<void> {
+    await this.revokeApiKey.execute(id, caller);
+  }
+}

@@ -1,0 +1,22 @@
+import { Injectable } from '@nestjs/common';
+import { ApiKeyRepository } from '#workflow';
+import { NotFoundError } from '../common/api-errors.js';
+import type { Page, PageQuery } from '../common/pagination.js';
+import { apiKeyView, type ApiKeyView } from './dto/api-key-views.js';
+
+/** GET /api-keys and GET /api-keys/:id. */
+@Injectable()
+export class FindApiKeys {
+  constructor(private readonly keys: ApiKeyRepository) {}
+
+  async list(page: PageQuery): Promise<Page<ApiKeyView>> {
+    const { items, nextCursor } = await this.keys.list(page);
+    return { items: items.map(apiKeyView), nextCursor };
+  }
+
+  async get(id: string): Promise<ApiKeyView> {
+    const record = await this.keys.findById(id);
+    if (!record) throw new NotFoundError('API key', id);
+    return apiKeyView(record);
+  }
+}
