@@ -8,7 +8,7 @@ import type { Scope } from './scopes.js';
  */
 export const PUBLIC_ROUTE = 'mcpflow:public';
 export const REQUIRED_SCOPES = 'mcpflow:scopes';
-export const WORKFLOW_AWARE = 'mcpflow:workflow-aware';
+export const WORKFLOW_SCOPE = 'mcpflow:workflow-scope';
 
 /** No key needed (health, public documents). */
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
@@ -17,10 +17,13 @@ export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
 export const RequireScope = (...scopes: [Scope, ...Scope[]]) => SetMetadata(REQUIRED_SCOPES, scopes);
 
 /**
- * The handler itself limits what a workflow-limited key sees (other workflows answer 404).
- * Without it such a key is refused (403): a route that knows nothing of workflows cannot leak them.
+ * How a route is about workflows, for keys limited to some: the workflow is the route parameter
+ * `workflowParam`, or the workflow of the run in `runParam` (the guard answers 404 for others), or
+ * `'filtered'`: the handler itself leaves other workflows out (lists). Without it such a key is
+ * refused (403): a route that knows nothing of workflows cannot leak them.
  */
-export const WorkflowAware = () => SetMetadata(WORKFLOW_AWARE, true);
+export type WorkflowScope = { workflowParam: string } | { runParam: string } | 'filtered';
+export const WorkflowScoped = (scope: WorkflowScope) => SetMetadata(WORKFLOW_SCOPE, scope);
 
 /** The request's principal, set by the auth guard. */
 export interface AuthenticatedRequest {

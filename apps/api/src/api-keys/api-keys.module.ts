@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
-import { ApiKeyRepository } from '#workflow';
+import { ApiKeyRepository, WorkflowStoreModule } from '#workflow';
 import { ApiKeyAuthenticator } from './api-key-authenticator.js';
 import { ApiKeysController } from './api-keys.controller.js';
 import { AuthGuard } from './auth.guard.js';
@@ -10,6 +10,7 @@ import { RateLimits } from './rate-limits.js';
 import { RevokeApiKey } from './revoke-api-key.js';
 import { RouteDeclarations } from './route-declarations.js';
 import { SeedAdminKey } from './seed-admin-key.js';
+import { WorkflowOfRun } from './workflow-of-run.js';
 
 /**
  * API keys and the global auth guard. Global so that other features can inject
@@ -17,7 +18,7 @@ import { SeedAdminKey } from './seed-admin-key.js';
  */
 @Global()
 @Module({
-  imports: [DiscoveryModule],
+  imports: [DiscoveryModule, WorkflowStoreModule],
   controllers: [ApiKeysController],
   providers: [
     ApiKeyRepository,
@@ -28,6 +29,7 @@ import { SeedAdminKey } from './seed-admin-key.js';
     CreateApiKey,
     FindApiKeys,
     RevokeApiKey,
+    WorkflowOfRun,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [ApiKeyAuthenticator, ApiKeyRepository],

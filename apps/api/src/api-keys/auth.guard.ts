@@ -2,12 +2,13 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { PinoLogger } from 'nestjs-pino';
-import { ApiError } from '../common/api-errors.js';
-import { PUBLIC_ROUTE, REQUIRED_SCOPES, WORKFLOW_AWARE, type AuthenticatedRequest } from './access.decorators.js';
-import { ApiKeyAuthenticator } from './api-key-authenticator.js';
+import { ApiError, NotFoundError } from '../common/api-errors.js';
+import { PUBLIC_ROUTE, REQUIRED_SCOPES, WORKFLOW_SCOPE, type AuthenticatedRequest, type WorkflowScope } from './access.decorators.js';
+import { ApiKeyAuthenticator, type Principal } from './api-key-authenticator.js';
 import { bearerToken } from './api-key-token.js';
 import { RateLimits, type RetryAfter } from './rate-limits.js';
 import { grants, type Scope } from './scopes.js';
+import { WorkflowOfRun } from './workflow-of-run.js';
 
 /** One answer for a missing, malformed, unknown, revoked or expired key: no oracle. */
 const UNAUTHENTICATED = 'A valid API key is required (Authorization: Bearer <key>)';
@@ -27,6 +28,7 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly limits: RateLimits,
+    private readonly runs: WorkflowOfRun,
     private readonly logger: PinoLogger,
   ) {}
 
@@ -53,11 +55,23 @@ export class AuthGuard implements CanActivate {
     if (!grants(principal.scopes, sufficient)) {
       throw new ApiError('FORBIDDEN', `This API key lacks the scope ${sufficient.map((s) => `"${s}"`).join(' or ')} (or "admin")`);
     }
-    if (principal.workflows && !this.reflector.getAllAndOverride<boolean>(WORKFLOW_AWARE, targets)) {
-      throw new ApiError('FORBIDDEN', 'This API key is limited to some workflows and cannot use this route');
-    }
+    if (principal.workflows) await this.checkWorkflow(principal.workflows, this.reflector.getAllAndOverride<WorkflowScope>(WORKFLOW_SCOPE, targets), req);
     req.principal = principal;
     return true;
+  }
+
+  /** A workflow-limited key: another workflow (or a run of one) does not exist for it. */
+  private async checkWorkflow(allowed: NonNullable<Principal['workflows']>, scope: WorkflowScope | undefined, req: Request): Promise<void> {
+    if (!scope) throw new ApiError('FORBIDDEN', 'This API key is limited to some workflows and cannot use this route');
+    if (scope === 'filtered') return;
+    if ('workflowParam' in scope) {
+      const id = String(req.params[scope.workflowParam]);
+      if (!allowed.includes(id)) throw new NotFoundError('Workflow', id);
+      return;
+    }
+    const runId = String(req.params[scope.runParam]);
+    const workflowId = await this.runs.workflowOf(runId);
+    if (!workflowId || !allowed.includes(workflowId)) throw new NotFoundError('Run', runId);
   }
 
   private async refuse(res: Response, ip: string): Promise<ApiError> {

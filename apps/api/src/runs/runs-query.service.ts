@@ -19,11 +19,15 @@ export class RunsQueryService {
     return toRunView(run);
   }
 
-  list(query: Record<string, unknown>): Promise<Page<RunView>> {
-    const filters = parseRequest(runListQuerySchema, { workflowId: query.workflowId, status: query.status }, 'query');
+  /** `only`: the workflows a limited API key may see (null: all); a run of another is not listed. */
+  list(query: Record<string, unknown>, only: readonly string[] | null = null): Promise<Page<RunView>> {
+    const filters = parseRequest(runListQuerySchema, { workflowId: query.workflowId, status: query.status, triggeredBy: query.triggeredBy }, 'query');
+    const workflowIds = only && filters.workflowId ? only.filter((id) => id === filters.workflowId) : only;
     const filter = {
       ...(filters.workflowId && { workflowId: filters.workflowId }),
+      ...(workflowIds && { workflowId: { $in: [...workflowIds] } }),
       ...(filters.status && { status: filters.status }),
+      ...(filters.triggeredBy && { triggeredBy: filters.triggeredBy }),
     };
     return findPage(this.runs.runs, filter, parsePageQuery(query), toRunView);
   }

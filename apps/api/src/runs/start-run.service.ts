@@ -11,6 +11,8 @@ import { isTerminal, RunWaiter, type RunWatch } from './run-waiter.js';
 export interface StartRunOptions {
   idempotencyKey?: string;
   query?: Record<string, unknown>;
+  /** Id of the API key asking (recorded as the run's `triggeredBy`). */
+  triggeredBy?: string;
 }
 
 export interface StartedRun {
@@ -78,7 +80,7 @@ export class StartRunService {
     // The id is chosen here so that `?wait` subscribes while the run is inserted, not after.
     const id = new Types.ObjectId();
     const early = waitMs > 0 ? this.waiter.watch(String(id)) : undefined;
-    const inserted = await this.runs.insert({ ...request, id, idempotencyKey, requestHash: idempotencyKey && request.requestHash }).catch((error: unknown) => {
+    const inserted = await this.runs.insert({ ...request, id, idempotencyKey, requestHash: idempotencyKey && request.requestHash, triggeredBy: options.triggeredBy }).catch((error: unknown) => {
       void early?.then((watch) => watch.close());
       throw error;
     });

@@ -14,7 +14,8 @@ export class CreateToolset {
     private readonly toolsets: ToolsetRepository,
   ) {}
 
-  async execute(body: CreateToolsetBody, signal?: AbortSignal): Promise<ToolsetRecord> {
+  /** `actor`: id of the API key asking (`createdBy`). */
+  async execute(body: CreateToolsetBody, signal?: AbortSignal, actor?: string): Promise<ToolsetRecord> {
     const listing = await this.listing.list(body, signal);
     const toolset = await this.toolsets.create({
       name: body.name ?? defaultToolsetName(body.url, listing),
@@ -23,6 +24,7 @@ export class CreateToolset {
       transport: body.transport,
       timeoutMs: body.timeoutMs,
       listing,
+      createdBy: actor,
     });
     this.logger.log({ toolsetId: toolset.id, url: toolset.url, transport: toolset.resolvedTransport, tools: toolset.toolCount }, 'toolset created');
     return toolset;

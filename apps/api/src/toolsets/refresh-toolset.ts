@@ -13,13 +13,14 @@ export class RefreshToolset {
     private readonly toolsets: ToolsetRepository,
   ) {}
 
-  async execute(id: string, signal?: AbortSignal): Promise<{ toolset: ToolsetRecord } & ToolDiff> {
+  /** `actor`: id of the API key asking (`updatedBy`). */
+  async execute(id: string, signal?: AbortSignal, actor?: string): Promise<{ toolset: ToolsetRecord } & ToolDiff> {
     const found = await this.toolsets.findWithConnection(id);
     if (!found) throw new NotFoundError('Toolset', id);
     const { toolset: before, connection } = found;
     const listing = await this.listing.list(connection, signal);
     // Writing the headers again re-seals them under the current SECRETS_KEY (key rotation).
-    const outcome = await this.toolsets.update(id, connection.revision, { listing, headers: connection.headers });
+    const outcome = await this.toolsets.update(id, connection.revision, { listing, headers: connection.headers, updatedBy: actor });
     const toolset = updatedOrThrow(id, outcome);
     return { toolset, ...diffTools(before.tools, toolset.tools) };
   }

@@ -17,7 +17,8 @@ import { toolsetView } from './dto/toolset-views.js';
 import { FindToolsets } from './find-toolsets.js';
 import { RefreshToolset } from './refresh-toolset.js';
 import { UpdateToolset } from './update-toolset.js';
-import { RequireScope } from '../api-keys/access.decorators.js';
+import { Caller, RequireScope } from '../api-keys/access.decorators.js';
+import type { Principal } from '../api-keys/api-key-authenticator.js';
 
 /** Aborted when the client goes away before the answer, so a slow MCP server is not waited for. */
 function clientGone(res: Response): AbortSignal {
@@ -42,8 +43,8 @@ export class ToolsetsController {
 
   @Post()
   @RequireScope('write')
-  async create(@Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody, @Res({ passthrough: true }) res: Response) {
-    return toolsetView(await this.createToolset.execute(body, clientGone(res)));
+  async create(@Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody, @Res({ passthrough: true }) res: Response, @Caller() caller: Principal) {
+    return toolsetView(await this.createToolset.execute(body, clientGone(res), caller.keyId));
   }
 
   @Post('preview')
@@ -67,15 +68,20 @@ export class ToolsetsController {
 
   @Patch(':id')
   @RequireScope('write')
-  async update(@Param('id') id: string, @Body(new ZodPipe(updateToolsetBody)) body: UpdateToolsetBody, @Res({ passthrough: true }) res: Response) {
-    return toolsetView(await this.updateToolset.execute(id, body, clientGone(res)));
+  async update(
+    @Param('id') id: string,
+    @Body(new ZodPipe(updateToolsetBody)) body: UpdateToolsetBody,
+    @Res({ passthrough: true }) res: Response,
+    @Caller() caller: Principal,
+  ) {
+    return toolsetView(await this.updateToolset.execute(id, body, clientGone(res), caller.keyId));
   }
 
   @Post(':id/refresh')
   @RequireScope('write')
   @HttpCode(200)
-  async refresh(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
-    const { toolset, added, removed, changed } = await this.refreshToolset.execute(id, clientGone(res));
+  async refresh(@Param('id') id: string, @Res({ passthrough: true }) res: Response, @Caller() caller: Principal) {
+    const { toolset, added, removed, changed } = await this.refreshToolset.execute(id, clientGone(res), caller.keyId);
     return { toolset: toolsetView(toolset), added, removed, changed };
   }
 

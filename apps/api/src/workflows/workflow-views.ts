@@ -2,7 +2,13 @@ import type { StoredWorkflow, WorkflowReferences, StoredWorkflowVersion, Workflo
 
 /** The latest version of a workflow: its definition, when the workflow was created and last changed. */
 export function toWorkflowView({ workflow, version }: StoredWorkflow) {
-  return { ...toVersionView(version), createdAt: workflow.createdAt.toISOString(), updatedAt: version.createdAt.toISOString() };
+  return {
+    ...toVersionView(version),
+    createdAt: workflow.createdAt.toISOString(),
+    updatedAt: version.createdAt.toISOString(),
+    createdBy: workflow.createdBy ?? null,
+    updatedBy: version.createdBy,
+  };
 }
 
 /** One immutable version in full. */
@@ -17,6 +23,7 @@ export function toVersionView(version: StoredWorkflowVersion) {
     nodes,
     edges,
     createdAt: version.createdAt.toISOString(),
+    createdBy: version.createdBy,
   };
 }
 
@@ -28,11 +35,13 @@ export function toWorkflowSummary(doc: WorkflowDoc) {
     latestVersion: doc.latestVersion,
     createdAt: doc.createdAt.toISOString(),
     updatedAt: doc.updatedAt.toISOString(),
+    createdBy: doc.createdBy ?? null,
+    updatedBy: doc.updatedBy ?? null,
   };
 }
 
 export function toVersionSummary(doc: WorkflowVersionDoc) {
-  return { version: doc.version, createdAt: doc.createdAt.toISOString() };
+  return { version: doc.version, createdAt: doc.createdAt.toISOString(), createdBy: doc.createdBy ?? null };
 }
 
 /** Toolsets a definition uses: `mcpTool` config `toolsetId`, `agent` config `toolsets[].toolsetId`. */

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { WorkflowsService } from './workflows.service.js';
-import { RequireScope } from '../api-keys/access.decorators.js';
+import { Caller, RequireScope, WorkflowScoped } from '../api-keys/access.decorators.js';
+import type { Principal } from '../api-keys/api-key-authenticator.js';
 
 @Controller('workflows')
 export class WorkflowsController {
@@ -8,8 +9,8 @@ export class WorkflowsController {
 
   @Post()
   @RequireScope('write')
-  create(@Body() body: unknown) {
-    return this.workflows.create(body);
+  create(@Body() body: unknown, @Caller() caller: Principal) {
+    return this.workflows.create(body, caller.keyId);
   }
 
   @Post('validate')
@@ -21,24 +22,28 @@ export class WorkflowsController {
 
   @Get()
   @RequireScope('read', 'write', 'run')
-  list(@Query() query: Record<string, unknown>) {
-    return this.workflows.list(query);
+  @WorkflowScoped('filtered')
+  list(@Query() query: Record<string, unknown>, @Caller() caller: Principal) {
+    return this.workflows.list(query, caller.workflows);
   }
 
   @Get(':id')
   @RequireScope('read', 'write', 'run')
+  @WorkflowScoped({ workflowParam: 'id' })
   get(@Param('id') id: string) {
     return this.workflows.get(id);
   }
 
   @Put(':id')
   @RequireScope('write')
-  update(@Param('id') id: string, @Body() body: unknown) {
-    return this.workflows.update(id, body);
+  @WorkflowScoped({ workflowParam: 'id' })
+  update(@Param('id') id: string, @Body() body: unknown, @Caller() caller: Principal) {
+    return this.workflows.update(id, body, caller.keyId);
   }
 
   @Delete(':id')
   @RequireScope('write')
+  @WorkflowScoped({ workflowParam: 'id' })
   @HttpCode(204)
   async remove(@Param('id') id: string): Promise<void> {
     await this.workflows.remove(id);
@@ -46,12 +51,14 @@ export class WorkflowsController {
 
   @Get(':id/versions')
   @RequireScope('read', 'write', 'run')
+  @WorkflowScoped({ workflowParam: 'id' })
   listVersions(@Param('id') id: string, @Query() query: Record<string, unknown>) {
     return this.workflows.listVersions(id, query);
   }
 
   @Get(':id/versions/:version')
   @RequireScope('read', 'write', 'run')
+  @WorkflowScoped({ workflowParam: 'id' })
   getVersion(@Param('id') id: string, @Param('version') version: string) {
     return this.workflows.getVersion(id, version);
   }

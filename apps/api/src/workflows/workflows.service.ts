@@ -15,15 +15,16 @@ export class WorkflowsService {
     private readonly checker: WorkflowChecker,
   ) {}
 
-  async create(body: unknown) {
+  /** `actor`: id of the API key asking (`createdBy` / `updatedBy`). */
+  async create(body: unknown, actor: string) {
     const definition = await this.checker.require(body);
-    return toWorkflowView(await this.workflows.create(definition, referencesOf(definition.nodes)));
+    return toWorkflowView(await this.workflows.create(definition, referencesOf(definition.nodes), actor));
   }
 
-  async update(id: string, body: unknown) {
+  async update(id: string, body: unknown, actor: string) {
     await this.requireLive(id);
     const definition = await this.checker.require(body);
-    const stored = await this.workflows.addVersion(id, definition, referencesOf(definition.nodes));
+    const stored = await this.workflows.addVersion(id, definition, referencesOf(definition.nodes), actor);
     if (!stored) throw new NotFoundError('Workflow', id);
     return toWorkflowView(stored);
   }
@@ -42,8 +43,10 @@ export class WorkflowsService {
     return toVersionView(version);
   }
 
-  list(query: Record<string, unknown>) {
-    return findPage(this.workflows.workflows, { deletedAt: null }, parsePageQuery(query), toWorkflowSummary);
+  /** `only`: the workflows a limited API key may see (null: all). */
+  list(query: Record<string, unknown>, only: readonly string[] | null = null) {
+    const filter = only ? { deletedAt: null, _id: { $in: [...only] } } : { deletedAt: null };
+    return findPage(this.workflows.workflows, filter, parsePageQuery(query), toWorkflowSummary);
   }
 
   async listVersions(id: string, query: Record<string, unknown>) {

@@ -15,6 +15,7 @@ export interface NewRun {
   idempotencyKey?: string;
   requestHash?: string;
   retryOf?: string;
+  triggeredBy?: string;
 }
 
 export type InsertRunResult = { created: true; run: RunDoc } | { created: false; run: RunDoc };
@@ -70,6 +71,7 @@ export class RunRepository {
       claims: 0,
       ...(idempotencyScope && { idempotencyScope, requestHash: input.requestHash }),
       ...(input.retryOf && { retryOf: new Types.ObjectId(input.retryOf) }),
+      ...(input.triggeredBy && { triggeredBy: input.triggeredBy }),
     };
     try {
       await this.runs.collection.insertOne({ ...run });

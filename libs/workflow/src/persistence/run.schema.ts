@@ -44,6 +44,8 @@ export interface RunDoc {
   /** Hash of what was asked (version, inputs) so a reused key with another body is refused. */
   requestHash?: string;
   retryOf?: Types.ObjectId;
+  /** Id of the API key that asked for the run (start or retry). */
+  triggeredBy?: string;
   /** Last time the run was handed to BullMQ successfully (unset while Redis was unreachable). */
   enqueuedAt?: Date;
   /** How many times a worker took the run (first start, retries, resumes); bounded. */
@@ -71,6 +73,7 @@ export const RunSchema = new Schema<RunDoc>(
     idempotencyScope: { type: String },
     requestHash: { type: String },
     retryOf: { type: Schema.Types.ObjectId },
+    triggeredBy: { type: String },
     enqueuedAt: { type: Date },
     claims: { type: Number, default: 0 },
     lease: { type: String },
@@ -81,6 +84,7 @@ export const RunSchema = new Schema<RunDoc>(
 );
 RunSchema.index({ workflowId: 1, _id: -1 });
 RunSchema.index({ status: 1, _id: -1 });
+RunSchema.index({ triggeredBy: 1, _id: -1 }, { sparse: true });
 RunSchema.index({ status: 1, checkedAt: 1 });
 // Sparse (not partial: FerretDB v1 has no partialFilterExpression) so runs without a key never collide.
 RunSchema.index({ idempotencyScope: 1 }, { unique: true, sparse: true });

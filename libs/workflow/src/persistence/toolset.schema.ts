@@ -44,6 +44,9 @@ export interface ToolsetDocument {
   toolCount: number;
   toolsRefreshedAt: Date;
   revision: number;
+  /** Ids of the API keys that created the toolset and last changed it (absent before keys existed). */
+  createdBy?: string | null;
+  updatedBy?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -65,6 +68,8 @@ export const ToolsetSchema = new Schema<ToolsetDocument>(
     toolCount: { type: Number, required: true },
     toolsRefreshedAt: { type: Date, required: true },
     revision: { type: Number, required: true, default: 1 },
+    createdBy: { type: String, default: null },
+    updatedBy: { type: String, default: null },
   },
   { collection: TOOLSETS_COLLECTION, timestamps: true, versionKey: false, minimize: false },
 );

@@ -30,6 +30,9 @@ export interface ToolsetSummaryView {
   serverInfo: ServerInfo;
   toolCount: number;
   toolsRefreshedAt: string;
+  /** Ids of the API keys that created the toolset and last changed it. */
+  createdBy: string | null;
+  updatedBy: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -38,7 +41,7 @@ export interface ToolsetView extends ToolsetSummaryView {
   tools: ToolView[];
 }
 
-export type ToolsetPreviewView = Omit<ToolsetView, 'id' | 'createdAt' | 'updatedAt' | 'toolsRefreshedAt'>;
+export type ToolsetPreviewView = Omit<ToolsetView, 'id' | 'createdAt' | 'updatedAt' | 'toolsRefreshedAt' | 'createdBy' | 'updatedBy'>;
 
 export function maskHeaders(names: Iterable<string>): Record<string, string> {
   return Object.fromEntries([...names].map((name) => [name, MASK]));
@@ -67,6 +70,8 @@ export function toolsetSummaryView(toolset: ToolsetSummary): ToolsetSummaryView 
     serverInfo: toolset.serverInfo,
     toolCount: toolset.toolCount,
     toolsRefreshedAt: toolset.toolsRefreshedAt.toISOString(),
+    createdBy: toolset.createdBy,
+    updatedBy: toolset.updatedBy,
     createdAt: toolset.createdAt.toISOString(),
     updatedAt: toolset.updatedAt.toISOString(),
   };
