@@ -32,6 +32,6 @@ import { WorkflowOfRun } from './workflow-of-run.js';
     WorkflowOfRun,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [ApiKeyAuthenticator, ApiKeyRepository],
+  exports: [ApiKeyAuthenticator, ApiKeyRepository, RateLimits],
 })
 export class ApiKeysModule {}
