@@ -13,6 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { connectMcp, mcpClientMemory, type McpHttpTarget } from '#mcp';
 import { startFixtureServer } from '#mcp/testing';
+import { timeInTurns } from './turns.js';
 
 const CALLS = 200; // each of raw and pool
 const FRESH_CALLS = 50;
@@ -28,19 +29,6 @@ interface Figures {
 }
 
 type Call = (index: number) => Promise<void>;
-
-/** Per-call times of each mode; the modes take turns call by call. */
-async function timeInTurns(count: number, modes: Call[]): Promise<number[][]> {
-  const times = modes.map(() => [] as number[]);
-  for (let index = 0; index < count; index++) {
-    for (const [mode, call] of modes.entries()) {
-      const began = performance.now();
-      await call(index);
-      times[mode].push(performance.now() - began);
-    }
-  }
-  return times;
-}
 
 function figures(times: number[]): Figures {
   const sorted = [...times].sort((a, b) => a - b);

@@ -88,19 +88,22 @@ describe('toolsets: errors (SPEC §2, §6)', () => {
     expect(res.body.errors?.[0]).toMatchObject({ path: '/url', code: 'MCP_UNREACHABLE', message: expect.stringMatching(/ECONNREFUSED/) });
   });
 
-  it('422 MCP_PROTOCOL_ERROR with both causes when auto fell back from Streamable HTTP to SSE', async () => {
+  it('422 MCP_PROTOCOL_ERROR with every cause when auto tried the stateless revision, Streamable HTTP and SSE', async () => {
     const res = await create({ url: `${notFound.origin}/mcp` });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('MCP_PROTOCOL_ERROR');
-    expect(res.body.message).toMatch(/Streamable HTTP.*SSE/);
+    expect(res.body.message).toMatch(/2026-07-28.*Streamable HTTP.*SSE/);
     expect(res.body.errors).toEqual([
+      expect.objectContaining({ path: '/url', transport: 'streamable-http', protocolVersion: '2026-07-28', message: expect.stringContaining('404') }),
       expect.objectContaining({ path: '/url', transport: 'streamable-http', message: expect.stringContaining('404') }),
       expect.objectContaining({ path: '/url', transport: 'sse', message: expect.stringContaining('404') }),
     ]);
-    // One forced transport fails with one cause.
+    // Forced Streamable HTTP still tries both revisions that run over it; forced SSE tries one thing.
     const forced = await create({ url: `${notFound.origin}/mcp`, transport: 'streamable-http' });
     expect(forced.status).toBe(422);
-    expect(forced.body.errors).toHaveLength(1);
+    expect(forced.body.errors).toHaveLength(2);
+    const sseOnly = await create({ url: `${notFound.origin}/mcp`, transport: 'sse' });
+    expect(sseOnly.body.errors).toHaveLength(1);
   });
 
   it('422 MCP_PROTOCOL_ERROR for a web page that is not an MCP server', async () => {

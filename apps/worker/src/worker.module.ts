@@ -10,6 +10,7 @@ import { RunPreparer } from './runs/run-preparation.js';
 import { RunSessions } from './runs/run-sessions.js';
 import { RunSweeper } from './runs/run-sweeper.js';
 import { RunWorker } from './runs/run-worker.js';
+import { SharedStdioServers } from './runs/shared-stdio-servers.js';
 
 /** The worker: no HTTP server; BullMQ consumers wired to the engine (processors/). */
 @Module({})
@@ -27,7 +28,7 @@ export class WorkerModule {
         // The model client for llm/agent nodes, handed to them as ENGINE_EXTRAS.
         LlmModule,
       ],
-      providers: [ActiveRuns, RunEventsPublisher, CancelListener, RunSessions, RunPreparer, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper],
+      providers: [ActiveRuns, RunEventsPublisher, CancelListener, RunSessions, SharedStdioServers, RunPreparer, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper],
     };
   }
 }

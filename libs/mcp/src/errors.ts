@@ -2,6 +2,8 @@
  * Errors of libs/mcp are values with a code, so callers (the REST API, the run engine) map them
  * to HTTP statuses and node outcomes without parsing messages.
  */
+import type { ConnectAttempt } from './types.js';
+
 export const McpErrorCode = {
   UNREACHABLE: 'MCP_UNREACHABLE',
   AUTH_FAILED: 'MCP_AUTH_FAILED',
@@ -24,6 +26,8 @@ export interface McpErrorDetails {
   cause?: unknown;
   /** Every cause when several attempts failed (auto transport: Streamable HTTP, then SSE). */
   causes?: unknown[];
+  /** What each of `causes` tried (transport, and the revision when it was the stateless one). */
+  attempts?: ConnectAttempt[];
   /** HTTP status of the response that caused the error, when there was one. */
   status?: number;
   /** MCP_INPUT_INVALID: every argument problem. */
@@ -33,6 +37,7 @@ export interface McpErrorDetails {
 export class McpError extends Error {
   override readonly name = 'McpError';
   readonly causes?: unknown[];
+  readonly attempts?: ConnectAttempt[];
   readonly status?: number;
   readonly errors?: ArgumentError[];
 
@@ -43,6 +48,7 @@ export class McpError extends Error {
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     if (details.causes) this.causes = details.causes;
+    if (details.attempts) this.attempts = details.attempts;
     if (details.status !== undefined) this.status = details.status;
     if (details.errors) this.errors = details.errors;
   }

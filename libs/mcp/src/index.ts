@@ -1,6 +1,7 @@
 /** libs/mcp — the only public surface: MCP client, per-run pool, JSON Schema → typed fields, test fixtures. */
 export type {
   CallToolOptions,
+  ConnectAttempt,
   ConnectionFailure,
   ConnectOptions,
   FetchFunction,
@@ -26,6 +27,7 @@ export { terminateSession, type SessionTermination, type TerminateSessionOptions
 export { toolErrorOf } from './client/tool-result.js';
 export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS } from './client/call-deadline.js';
 export { DEFAULT_CONNECT_TIMEOUT_MS } from './client/open.js';
+export { isModernProtocol, MODERN_PROTOCOL_VERSION } from './client/modern-session.js';
 export { McpClientPool, mcpClientMemory, type AcquiredConnection, type PoolOptions, type PooledSession } from './pool/client-pool.js';
 export { poolKey } from './pool/pool-key.js';
 export { schemaToFields } from './schema/fields.js';

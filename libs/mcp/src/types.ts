@@ -37,6 +37,11 @@ export interface McpHttpTarget extends TargetTimeouts {
   /** Static headers sent with every request (credentials): part of the pool key. */
   headers?: Record<string, string>;
   transport?: TransportMode;
+  /**
+   * The revision this server spoke last time (e.g. a toolset's stored `protocolVersion`): its path
+   * is tried first, the other one only when that fails (the server changed). Unset: stateless first.
+   */
+  protocolVersion?: string;
   /** Used by the SDK transports instead of the global fetch (e.g. an SSRF-safe one). */
   fetch?: FetchFunction;
 }
@@ -64,6 +69,12 @@ export interface ConnectOptions {
    * (those sessions end with their stream or process).
    */
   onSessionOpened?: (sessionId: string) => void;
+}
+
+/** One way a connect was tried: a transport, and the revision when it was the stateless 2026-07-28 one. */
+export interface ConnectAttempt {
+  transport: ResolvedTransport;
+  protocolVersion?: string;
 }
 
 export interface ServerInfo {

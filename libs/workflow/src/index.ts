@@ -44,7 +44,16 @@ export { SECRET_BOX, SecretsModule } from './secrets/secrets.module.js';
 export * from './persistence/toolset.schema.js';
 export * from './persistence/toolset.repository.js';
 export { ToolsetCatalog, toolDescriptorOf } from './persistence/toolset-catalog.js';
-export { ToolsetTargets, connectionTarget, type ConnectionSpec, type TargetOptions } from './persistence/toolset-targets.js';
+export {
+  ToolsetTargets,
+  connectionSpecOf,
+  connectionTarget,
+  type ConnectionSpec,
+  type HttpConnectionSpec,
+  type StdioConnectionSpec,
+  type TargetOptions,
+} from './persistence/toolset-targets.js';
+export { StdioRefusedError, stdioRefusal, type StdioRefusalCode } from './stdio/stdio-policy.js';
 export { ToolsetSnapshots, type ToolsetSnapshot } from './persistence/toolset-snapshots.js';
 export { ToolsetStoreModule } from './persistence/toolset-store.module.js';
 export { OutboundHttp, OutboundModule } from './outbound/outbound.module.js';

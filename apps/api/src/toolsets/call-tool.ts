@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { connectMcp, validateArguments } from '#mcp';
-import { ToolsetRepository, ToolsetTargets } from '#workflow';
+import { ToolsetRepository, ToolsetTargets, connectionSecrets, connectionSpecOf } from '#workflow';
 import { ApiError, NotFoundError } from '../common/api-errors.js';
 import type { ToolCallView } from './dto/toolset-views.js';
 import { connectionFailure, invalidArguments } from './toolset-errors.js';
+import { targetOrRefusal } from './toolset-listing.js';
 
 /**
  * POST /toolsets/:id/tools/:tool/call: one ad-hoc call, for trying a tool. Arguments are checked
@@ -28,7 +29,7 @@ export class CallTool {
     if (!check.ok) throw invalidArguments(check.errors, `Invalid arguments for tool "${toolName}"`);
 
     const { connection } = found;
-    const target = this.targets.targetFor({ ...connection, transport: connection.resolvedTransport });
+    const target = targetOrRefusal(this.targets, connectionSpecOf(connection));
     const started = Date.now();
     try {
       const mcp = await connectMcp(target, { signal });
@@ -39,7 +40,7 @@ export class CallTool {
         await mcp.close();
       }
     } catch (error) {
-      throw connectionFailure(error, Object.values(connection.headers), '');
+      throw connectionFailure(error, connectionSecrets(connection), '');
     }
   }
 }

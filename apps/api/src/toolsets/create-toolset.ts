@@ -1,8 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ToolsetRepository, type ToolsetRecord } from '#workflow';
+import { ToolsetRepository, type ConnectionSpec, type ToolsetRecord } from '#workflow';
 import type { CreateToolsetBody } from './dto/toolset-requests.js';
-import { maskHeaders, toolView, type ToolsetPreviewView } from './dto/toolset-views.js';
+import { toolView, whereView, type ToolsetPreviewView } from './dto/toolset-views.js';
 import { defaultToolsetName, ToolsetListing } from './toolset-listing.js';
+
+/** The connection a create body describes (a stdio one has no toolset id, hence no directory of its own yet). */
+export function specOfBody(body: CreateToolsetBody): ConnectionSpec {
+  return body.kind === 'stdio'
+    ? { kind: 'stdio', command: body.command, args: body.args, env: body.env, timeoutMs: body.timeoutMs }
+    : { url: body.url, headers: body.headers, transport: body.transport, timeoutMs: body.timeoutMs };
+}
 
 /** POST /toolsets: list the server's tools, then store the toolset with its snapshot. */
 @Injectable()
@@ -16,17 +23,16 @@ export class CreateToolset {
 
   /** `actor`: id of the API key asking (`createdBy`). */
   async execute(body: CreateToolsetBody, signal?: AbortSignal, actor?: string): Promise<ToolsetRecord> {
-    const listing = await this.listing.list(body, signal);
-    const toolset = await this.toolsets.create({
-      name: body.name ?? defaultToolsetName(body.url, listing),
-      url: body.url,
-      headers: body.headers,
-      transport: body.transport,
-      timeoutMs: body.timeoutMs,
-      listing,
-      createdBy: actor,
-    });
-    this.logger.log({ toolsetId: toolset.id, url: toolset.url, transport: toolset.resolvedTransport, tools: toolset.toolCount }, 'toolset created');
+    const spec = specOfBody(body);
+    const listing = await this.listing.list(spec, signal);
+    const name = body.name ?? defaultToolsetName(spec, listing);
+    const toolset = await this.toolsets.create(
+      body.kind === 'stdio'
+        ? { kind: 'stdio', name, command: body.command, args: body.args, env: body.env, process: body.process, timeoutMs: body.timeoutMs, listing, createdBy: actor }
+        : { name, url: body.url, headers: body.headers, transport: body.transport, timeoutMs: body.timeoutMs, listing, createdBy: actor },
+    );
+    const where = toolset.kind === 'stdio' ? { command: toolset.command } : { url: toolset.url };
+    this.logger.log({ toolsetId: toolset.id, ...where, transport: toolset.resolvedTransport, tools: toolset.toolCount }, 'toolset created');
     return toolset;
   }
 }
@@ -37,13 +43,19 @@ export class PreviewToolset {
   constructor(private readonly listing: ToolsetListing) {}
 
   async execute(body: CreateToolsetBody, signal?: AbortSignal): Promise<ToolsetPreviewView> {
-    const listing = await this.listing.list(body, signal);
+    const spec = specOfBody(body);
+    const listing = await this.listing.list(spec, signal);
+    const where =
+      body.kind === 'stdio'
+        ? whereView({ kind: 'stdio', headerNames: [], command: body.command, args: body.args, envNames: Object.keys(body.env), process: body.process })
+        : whereView({ kind: 'http', url: body.url, headerNames: Object.keys(body.headers) });
     return {
-      name: body.name ?? defaultToolsetName(body.url, listing),
-      url: body.url,
-      headers: maskHeaders(Object.keys(body.headers)),
+      kind: body.kind,
+      name: body.name ?? defaultToolsetName(spec, listing),
+      ...where,
       transport: listing.transport,
-      requestedTransport: body.transport,
+      requestedTransport: body.kind === 'stdio' ? 'stdio' : body.transport,
+      protocolVersion: listing.serverInfo.protocolVersion,
       timeoutMs: body.timeoutMs ?? null,
       serverInfo: listing.serverInfo,
       toolCount: listing.tools.length,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ToolsetRepository, type ToolsetRecord } from '#workflow';
+import { ToolsetRepository, connectionSpecOf, type ToolsetRecord } from '#workflow';
 import { NotFoundError } from '../common/api-errors.js';
 import { diffTools, type ToolDiff } from './tool-diff.js';
 import { ToolsetListing } from './toolset-listing.js';
@@ -18,9 +18,10 @@ export class RefreshToolset {
     const found = await this.toolsets.findWithConnection(id);
     if (!found) throw new NotFoundError('Toolset', id);
     const { toolset: before, connection } = found;
-    const listing = await this.listing.list(connection, signal);
-    // Writing the headers again re-seals them under the current SECRETS_KEY (key rotation).
-    const outcome = await this.toolsets.update(id, connection.revision, { listing, headers: connection.headers, updatedBy: actor });
+    const listing = await this.listing.list(connectionSpecOf(connection, { transport: 'requested' }), signal);
+    // Writing the headers (env) again re-seals them under the current SECRETS_KEY (key rotation).
+    const secrets = connection.kind === 'stdio' ? { env: connection.env } : { headers: connection.headers };
+    const outcome = await this.toolsets.update(id, connection.revision, { listing, ...secrets, updatedBy: actor });
     const toolset = updatedOrThrow(id, outcome);
     return { toolset, ...diffTools(before.tools, toolset.tools) };
   }

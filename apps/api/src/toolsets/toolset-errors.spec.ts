@@ -13,14 +13,17 @@ describe('argumentPointer', () => {
 });
 
 describe('connectionFailure', () => {
-  it('keeps the code and lists both causes of an auto fallback with their transport', () => {
+  it('keeps the code and lists every cause of an auto fallback with its attempt', () => {
+    const stateless = new McpError('MCP_PROTOCOL_ERROR', 'server/discover was refused (HTTP 404)');
     const streamable = new McpError('MCP_PROTOCOL_ERROR', 'HTTP 404');
     const sse = new McpError('MCP_UNREACHABLE', 'stream never opened');
-    const error = connectionFailure(new McpError('MCP_UNREACHABLE', 'neither transport worked', { causes: [streamable, sse] }), []);
+    const attempts = [{ transport: 'streamable-http', protocolVersion: '2026-07-28' }, { transport: 'streamable-http' }, { transport: 'sse' }] as const;
+    const error = connectionFailure(new McpError('MCP_UNREACHABLE', 'no MCP revision answered', { causes: [stateless, streamable, sse], attempts: [...attempts] }), []);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       code: 'MCP_UNREACHABLE',
       errors: [
+        { path: '/url', code: 'MCP_PROTOCOL_ERROR', transport: 'streamable-http', protocolVersion: '2026-07-28' },
         { path: '/url', code: 'MCP_PROTOCOL_ERROR', message: 'HTTP 404', transport: 'streamable-http' },
         { path: '/url', code: 'MCP_UNREACHABLE', message: 'stream never opened', transport: 'sse' },
       ],

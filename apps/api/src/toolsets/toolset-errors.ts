@@ -1,15 +1,16 @@
-import { findOutboundBlock, isMcpError, McpError, type ArgumentError } from '#mcp';
+import { findOutboundBlock, isMcpError, McpError, type ArgumentError, type ConnectAttempt } from '#mcp';
 import { ApiError, InvalidRequestError, type ProblemDetail } from '../common/api-errors.js';
 import { pointer } from '../common/zod-validation.js';
 import { MASK } from './dto/toolset-requests.js';
 
-/** A cause of a failed connection; `transport` names the attempt when `auto` tried both. */
+/**
+ * A cause of a failed connection; `transport` (and `protocolVersion` for the stateless 2026-07-28
+ * revision) names the attempt when several were made.
+ */
 export interface ConnectionProblem extends ProblemDetail {
   transport?: 'streamable-http' | 'sse';
+  protocolVersion?: string;
 }
-
-/** libs/mcp lists the causes of an `auto` failure in the order it tried them. */
-const AUTO_ATTEMPTS = ['streamable-http', 'sse'] as const;
 
 /**
  * Replaces every header value that occurs in a text (a server may echo a credential in its error),
@@ -29,7 +30,7 @@ function messageOf(error: unknown): string {
 /**
  * What the API answers when reaching an MCP server failed: 422 with the McpError's code
  * (`MCP_UNREACHABLE`, `MCP_AUTH_FAILED`, `MCP_PROTOCOL_ERROR`, `MCP_TIMEOUT`) or
- * `OUTBOUND_BLOCKED`, and every cause in `errors` (both when `auto` fell back to SSE).
+ * `OUTBOUND_BLOCKED`, and every cause in `errors` (each attempt when several were made).
  */
 export function connectionFailure(error: unknown, secrets: string[], path = '/url'): Error {
   const scrub = (text: string) => scrubSecrets(text, secrets);
@@ -47,10 +48,15 @@ export function connectionFailure(error: unknown, secrets: string[], path = '/ur
           path,
           code: cause instanceof McpError ? cause.code : error.code,
           message: scrub(messageOf(cause)),
-          ...(causes.length === AUTO_ATTEMPTS.length ? { transport: AUTO_ATTEMPTS[index] } : {}),
+          ...attemptOf(error.attempts?.[index]),
         }))
       : [{ path, code: error.code, message: scrub(error.message) }];
   return new ApiError(error.code, scrub(error.message), problems);
+}
+
+function attemptOf(attempt: ConnectAttempt | undefined): Pick<ConnectionProblem, 'transport' | 'protocolVersion'> {
+  if (!attempt || attempt.transport === 'stdio') return {};
+  return { transport: attempt.transport, ...(attempt.protocolVersion === undefined ? {} : { protocolVersion: attempt.protocolVersion }) };
 }
 
 /** `items[0]["a b"].name` (libs/mcp's argument paths) → `/arguments/items/0/a b/name`. */

@@ -1,25 +1,46 @@
 import { Injectable } from '@nestjs/common';
-import { listToolset } from '#mcp';
-import { ToolsetTargets, type ConnectionSpec, type ToolsetListingInput } from '#workflow';
+import { listToolset, type McpTarget } from '#mcp';
+import { StdioRefusedError, ToolsetTargets, connectionSecrets, type ConnectionSpec, type ToolsetListingInput } from '#workflow';
+import { ApiError } from '../common/api-errors.js';
 import { connectionFailure } from './toolset-errors.js';
 
-/** Connects to an MCP server, lists every tool (all pages), closes; failures become 422 errors. */
+/** Where a connection problem points in a create body: the URL, or the command of a local server. */
+export function connectionPath(spec: { kind?: 'http' | 'stdio' }): string {
+  return spec.kind === 'stdio' ? '/command' : '/url';
+}
+
+/**
+ * The MCP target of a spec; a stdio command the operator does not allow is a 403
+ * (`STDIO_DISABLED`, `STDIO_COMMAND_NOT_ALLOWED`) before any process is started.
+ */
+export function targetOrRefusal(targets: ToolsetTargets, spec: ConnectionSpec): McpTarget {
+  try {
+    return targets.targetFor(spec);
+  } catch (error) {
+    if (error instanceof StdioRefusedError) throw new ApiError(error.code, error.message, [{ path: '/command', code: error.code, message: error.message }]);
+    throw error;
+  }
+}
+
+/** Connects to an MCP server, lists every tool (all pages), closes; failures become 4xx errors. */
 @Injectable()
 export class ToolsetListing {
   constructor(private readonly targets: ToolsetTargets) {}
 
   async list(spec: ConnectionSpec, signal?: AbortSignal): Promise<ToolsetListingInput> {
+    const target = targetOrRefusal(this.targets, spec);
     try {
-      const listing = await listToolset(this.targets.targetFor(spec), { signal });
-      return { serverInfo: listing.serverInfo, transport: listing.transport === 'sse' ? 'sse' : 'streamable-http', tools: listing.tools };
+      const listing = await listToolset(target, { signal });
+      return { serverInfo: listing.serverInfo, transport: listing.transport, tools: listing.tools };
     } catch (error) {
-      throw connectionFailure(error, Object.values(spec.headers));
+      throw connectionFailure(error, connectionSecrets(spec), connectionPath(spec));
     }
   }
 }
 
-/** A toolset without a name takes the server's, else the URL's host. */
-export function defaultToolsetName(url: string, listing: ToolsetListingInput): string {
+/** A toolset without a name takes the server's, else the URL's host (the command's last path segment for stdio). */
+export function defaultToolsetName(spec: ConnectionSpec, listing: ToolsetListingInput): string {
   const serverName = listing.serverInfo.name.trim();
-  return serverName && serverName !== 'unknown' ? serverName.slice(0, 200) : new URL(url).host;
+  if (serverName && serverName !== 'unknown') return serverName.slice(0, 200);
+  return spec.kind === 'stdio' ? (spec.command.split('/').pop() ?? spec.command).slice(0, 200) : new URL(spec.url).host;
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ToolsetRepository, type ToolsetChanges, type ToolsetConnection, type ToolsetRecord, type ToolsetUpdateOutcome } from '#workflow';
+import { ToolsetRepository, type HttpToolsetConnection, type ToolsetChanges, type ToolsetRecord, type ToolsetUpdateOutcome } from '#workflow';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../common/api-errors.js';
 import { pointer } from '../common/zod-validation.js';
 import { MASK, type UpdateToolsetBody } from './dto/toolset-requests.js';
@@ -27,7 +27,13 @@ function sameHeaders(a: Record<string, string>, b: Record<string, string>): bool
   return entries(a) === entries(b);
 }
 
-/** PATCH /toolsets/:id: name and timeout change in place; a changed connection lists the tools again first. */
+/** Fields of a PATCH that only a toolset reached by URL has. */
+const HTTP_ONLY_FIELDS = ['url', 'headers', 'transport'] as const;
+
+/**
+ * PATCH /toolsets/:id: name and timeout change in place; a changed connection lists the tools again first.
+ * A stdio toolset changes its name, timeout and process mode only (a new command is a new toolset: create it, then delete this one).
+ */
 @Injectable()
 export class UpdateToolset {
   constructor(
@@ -39,6 +45,18 @@ export class UpdateToolset {
   async execute(id: string, body: UpdateToolsetBody, signal?: AbortSignal, actor?: string): Promise<ToolsetRecord> {
     const current = await this.toolsets.connectionOf(id);
     if (!current) throw new NotFoundError('Toolset', id);
+    if (current.kind === 'stdio') {
+      const problems = HTTP_ONLY_FIELDS.filter((field) => body[field] !== undefined).map((field) => ({
+        path: pointer([field]),
+        code: 'NOT_APPLICABLE',
+        message: `"${field}" does not apply to a stdio toolset`,
+      }));
+      if (problems.length) throw new InvalidRequestError(problems, 'The request body is invalid');
+      return updatedOrThrow(id, await this.toolsets.update(id, current.revision, { name: body.name, timeoutMs: body.timeoutMs, process: body.process }));
+    }
+    if (body.process !== undefined) {
+      throw new InvalidRequestError([{ path: '/process', code: 'NOT_APPLICABLE', message: '"process" applies to stdio toolsets only' }], 'The request body is invalid');
+    }
     const headers = body.headers === undefined ? current.headers : resolveHeaders(body.headers, current.headers);
     const next = { url: body.url ?? current.url, headers, transport: body.transport ?? current.transport };
     const changes: ToolsetChanges = { name: body.name, timeoutMs: body.timeoutMs, updatedBy: actor };
@@ -49,7 +67,7 @@ export class UpdateToolset {
     return updatedOrThrow(id, await this.toolsets.update(id, current.revision, changes));
   }
 
-  private connectionChanged(current: ToolsetConnection, next: Pick<ToolsetConnection, 'url' | 'headers' | 'transport'>): boolean {
+  private connectionChanged(current: HttpToolsetConnection, next: Pick<HttpToolsetConnection, 'url' | 'headers' | 'transport'>): boolean {
     return next.url !== current.url || next.transport !== current.transport || !sameHeaders(next.headers, current.headers);
   }
 }

@@ -5,7 +5,7 @@ import { startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing'
 import {
   DEFAULT_ENGINE_LIMITS,
   type AppConfig,
-  type ConnectionSpec,
+  type HttpConnectionSpec,
   type RunDoc,
   type RunMcpSessionDoc,
   type RunSessionRepository,
@@ -57,7 +57,7 @@ describe('RunPreparer', () => {
       tools: [{ toolsetId: 'ts-1', ...echo }] as unknown as ToolsetSnapshot['tools'],
     };
     const snapshots = { load: async (id: string) => (reads.push(id), id === 'ts-1' ? snapshot : undefined) } as unknown as ToolsetSnapshots;
-    const targets = { targetFor: (spec: ConnectionSpec): McpHttpTarget => ({ url: spec.url, transport: spec.transport }) } as unknown as ToolsetTargets;
+    const targets = { targetFor: (spec: HttpConnectionSpec): McpHttpTarget => ({ url: spec.url, transport: spec.transport }) } as unknown as ToolsetTargets;
     const runs = { record: async (_id: unknown, session: RunMcpSessionDoc) => void recorded.push(session) } as unknown as RunSessionRepository;
     const workflows = { findVersion: async () => ({ definition }) } as unknown as WorkflowRepository;
     const config = { limits: { callTimeoutMs: DEFAULT_ENGINE_LIMITS.callTimeoutMs } } as AppConfig;

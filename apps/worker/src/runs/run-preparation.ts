@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { McpClientPool, type PooledSession } from '#mcp';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { McpClientPool, type McpTarget, type PooledSession } from '#mcp';
 import {
   APP_CONFIG,
   DEFAULT_HANDLE,
@@ -13,6 +13,7 @@ import {
 } from '#workflow';
 import { RunSessions, type SessionRecorder } from './run-sessions.js';
 import { PooledToolInvoker, RunToolsets } from './run-tools.js';
+import { SharedStdioServers } from './shared-stdio-servers.js';
 
 /** What a run executes. */
 export interface RunPlan {
@@ -87,6 +88,7 @@ export class RunPreparer {
     private readonly snapshots: ToolsetSnapshots,
     private readonly targets: ToolsetTargets,
     private readonly sessions: RunSessions,
+    @Optional() private readonly sharedStdio?: SharedStdioServers,
   ) {}
 
   /**
@@ -103,7 +105,12 @@ export class RunPreparer {
       await recorder.onSessionOpened(session);
     };
     const pool = new McpClientPool({ onSessionOpened });
-    const invoker = new PooledToolInvoker(pool, recorder.targets, toolsets, this.config.limits.callTimeoutMs);
+    const servers = this.sharedStdio;
+    const shared = servers && {
+      isShared: (toolsetId: string) => toolsets.sharedProcess(toolsetId),
+      acquire: (toolsetId: string, target: McpTarget) => servers.acquire(toolsetId, target),
+    };
+    const invoker = new PooledToolInvoker(pool, recorder.targets, toolsets, this.config.limits.callTimeoutMs, shared);
     const definition = this.workflows.findVersion(plan.workflowId, plan.version).then((version) => version?.definition);
     return new PreparedRun(plan, definition, toolsets, pool, invoker, recorder);
   }

@@ -12,7 +12,7 @@ export interface SessionRecorder {
   forgetRecorded(): Promise<void>;
 }
 
-type Ending = Awaited<ReturnType<typeof terminateSession>> | 'toolset-gone' | 'failed';
+type Ending = Awaited<ReturnType<typeof terminateSession>> | 'toolset-gone' | 'not-http' | 'failed';
 
 /**
  * Keeps the promise that no MCP session outlives its run when the worker holding it is killed:
@@ -93,6 +93,8 @@ export class RunSessions {
     try {
       const target = await this.targets.toolsetConnectionTarget(session.toolsetId);
       if (!target) return 'toolset-gone';
+      // Only Streamable HTTP sessions are recorded; a toolset that became stdio has nothing to end by DELETE.
+      if (target.kind === 'stdio') return 'not-http';
       return await terminateSession(target, session.sessionId);
     } catch (error) {
       this.logger.warn({ err: error, toolsetId: session.toolsetId }, 'could not end an MCP session an earlier attempt left open');

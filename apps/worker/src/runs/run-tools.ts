@@ -1,7 +1,8 @@
-import { poolKey, type McpClientPool, type McpTarget } from '#mcp';
+import { poolKey, type AcquiredConnection, type McpClientPool, type McpTarget } from '#mcp';
 import { PromiseMemo } from './promise-memo.js';
 import {
   EngineError,
+  connectionSpecOf,
   type ConnectionSpec,
   type ToolCallRequest,
   type ToolCallResult,
@@ -18,6 +19,12 @@ export interface TargetSource {
 
 export interface SnapshotSource {
   load(toolsetId: string): Promise<ToolsetSnapshot | undefined>;
+}
+
+/** Where the connections of `per-worker` stdio toolsets come from (SharedStdioServers), and which toolsets those are. */
+export interface SharedServers {
+  isShared(toolsetId: string): Promise<boolean>;
+  acquire(toolsetId: string, target: McpTarget): Promise<AcquiredConnection>;
 }
 
 export interface TargetFactory {
@@ -50,10 +57,16 @@ export class RunToolsets implements ToolCatalog, TargetSource {
     return (await this.load(toolsetId))?.tools;
   }
 
+  /** Whether the toolset's server is a worker's shared process (`per-worker` stdio) rather than the run's own. */
+  async sharedProcess(toolsetId: string): Promise<boolean> {
+    const connection = (await this.load(toolsetId))?.connection;
+    return connection?.kind === 'stdio' && connection.process === 'per-worker';
+  }
+
   /** The transport the server spoke at the last listing, so no probing. */
   async toolsetConnectionTarget(toolsetId: string): Promise<McpTarget | undefined> {
     const snapshot = await this.load(toolsetId);
-    return snapshot && this.targets.targetFor({ ...snapshot.connection, transport: snapshot.connection.resolvedTransport });
+    return snapshot && this.targets.targetFor(connectionSpecOf(snapshot.connection));
   }
 }
 
@@ -72,6 +85,8 @@ export class PooledToolInvoker implements ToolInvoker {
     private readonly catalog: ToolCatalog,
     /** The global default call timeout: a node without `timeoutMs` gets its toolset's instead. */
     private readonly defaultCallTimeoutMs: number,
+    /** `per-worker` stdio toolsets are called through these instead of the run's pool. */
+    private readonly shared?: SharedServers,
   ) {}
 
   async callTool(request: ToolCallRequest): Promise<ToolCallResult> {
@@ -81,7 +96,7 @@ export class PooledToolInvoker implements ToolInvoker {
     const key = poolKey(target);
     const firstCall = !this.used.has(key);
     this.used.add(key);
-    const acquired = await this.pool.acquire(target);
+    const acquired = await this.acquire(request.toolsetId, target);
     const { connection } = acquired;
     // Reused: a session an earlier call of this run used, not one merely opened ahead of it.
     const reused = acquired.reused && !firstCall;
@@ -105,7 +120,12 @@ export class PooledToolInvoker implements ToolInvoker {
   /** Opens a toolset's session before a call needs it; a failure is left for that call to meet (the pool forgets it). */
   async connectAhead(toolsetId: string): Promise<void> {
     const target = await this.targetOf(toolsetId);
-    if (target) await this.pool.acquire(target);
+    if (target) await this.acquire(toolsetId, target);
+  }
+
+  private async acquire(toolsetId: string, target: McpTarget): Promise<AcquiredConnection> {
+    if (this.shared && (await this.shared.isShared(toolsetId))) return this.shared.acquire(toolsetId, target);
+    return this.pool.acquire(target);
   }
 
   private targetOf(toolsetId: string): Promise<McpTarget | undefined> {

@@ -6,10 +6,13 @@ import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ErrorCode, McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
+import { SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError as ModernUnauthorizedError } from '@modelcontextprotocol/client';
 import { McpError, McpErrorCode } from '../errors.js';
 
 /** Network failures worth another connect attempt (the peer may be starting or restarting). */
 const TRANSIENT_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+/** SDK v2's ways of saying that nothing reached a server. */
+const MODERN_UNREACHABLE = new Set<SdkErrorCode>([SdkErrorCode.ConnectionClosed, SdkErrorCode.NotConnected, SdkErrorCode.SendFailed]);
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
 
 interface ErrorLike {
@@ -25,6 +28,7 @@ function errorLike(value: unknown): ErrorLike | undefined {
 
 export function httpStatusOf(error: unknown): number | undefined {
   if (error instanceof McpError) return error.status;
+  if (error instanceof SdkHttpError && typeof error.status === 'number') return error.status;
   if ((error instanceof StreamableHTTPError || error instanceof SseError) && typeof error.code === 'number' && error.code > 0) return error.code;
   // The SSE transport's POST failures are plain Errors: "Error POSTing to endpoint (HTTP 404): …".
   const match = /\(HTTP (\d{3})\)/.exec(errorLike(error)?.message ?? '');
@@ -34,7 +38,8 @@ export function httpStatusOf(error: unknown): number | undefined {
 /** The errno-style code (`ECONNREFUSED`, `ENOENT`…) somewhere in the cause chain. */
 export function networkCodeOf(error: unknown): string | undefined {
   for (let current = errorLike(error), depth = 0; current && depth < 5; current = errorLike(current.cause), depth++) {
-    if (typeof current.code === 'string') return current.code;
+    // SDK v2 errors carry string codes of their own (`ERA_NEGOTIATION_FAILED`…): not network codes.
+    if (typeof current.code === 'string' && !(current instanceof SdkError)) return current.code;
   }
   return undefined;
 }
@@ -67,7 +72,7 @@ export function toMcpError(error: unknown, context: string): McpError {
   const status = httpStatusOf(error);
   const detail = describe(error);
   const details = { cause: error, ...(status === undefined ? {} : { status }) };
-  if (isAuthStatus(status) || error instanceof UnauthorizedError) {
+  if (isAuthStatus(status) || error instanceof UnauthorizedError || error instanceof ModernUnauthorizedError) {
     return new McpError(McpErrorCode.AUTH_FAILED, `${context}: authentication refused (${detail})`, details);
   }
   if (status !== undefined) {
@@ -75,7 +80,7 @@ export function toMcpError(error: unknown, context: string): McpError {
     return new McpError(code, `${context}: HTTP ${status} (${detail})`, details);
   }
   if (isUnreachable(error)) return new McpError(McpErrorCode.UNREACHABLE, `${context}: ${detail}`, details);
-  if (error instanceof SdkMcpError && error.code === ErrorCode.RequestTimeout) {
+  if ((error instanceof SdkMcpError && error.code === ErrorCode.RequestTimeout) || (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)) {
     return new McpError(McpErrorCode.TIMEOUT, `${context}: ${detail}`, details);
   }
   return new McpError(McpErrorCode.PROTOCOL_ERROR, `${context}: ${detail}`, details);
@@ -85,6 +90,7 @@ function isUnreachable(error: unknown): boolean {
   if (networkCodeOf(error) !== undefined) return true;
   if (error instanceof SseError) return true; // no HTTP status: the event stream never opened
   if (error instanceof SdkMcpError) return error.code === ErrorCode.ConnectionClosed;
+  if (error instanceof SdkError) return MODERN_UNREACHABLE.has(error.code);
   const message = errorLike(error)?.message;
   return message === 'Not connected' || message === 'fetch failed';
 }

@@ -55,11 +55,11 @@ describe('connectMcp', () => {
     await sse.close();
   });
 
-  it('when both transports fail, the error carries both causes', async () => {
+  it('when every transport fails, the error carries every cause (stateless revision, Streamable HTTP, SSE)', async () => {
     const error = (await connectMcp({ url: plain.url.replace('/mcp', '/nothing-here') }).catch((e: unknown) => e)) as McpError;
     expect(error).toBeInstanceOf(McpError);
     expect(error.code).toBe(McpErrorCode.PROTOCOL_ERROR);
-    expect(error.causes).toHaveLength(2);
+    expect(error.causes).toHaveLength(3);
     expect(error.message).toMatch(/Streamable HTTP: .*HTTP 404.*legacy SSE: .*404/);
   });
 
@@ -132,7 +132,8 @@ describe('connectMcp', () => {
       return fetch(input, init);
     };
     const controller = new AbortController();
-    const connecting = connectMcp({ url: plain.url, fetch: stallSecondPost }, { signal: controller.signal });
+    // The remembered session revision goes first, so the second POST is notifications/initialized.
+    const connecting = connectMcp({ url: plain.url, fetch: stallSecondPost, protocolVersion: '2025-11-25' }, { signal: controller.signal });
     await waitUntil(() => posts === 2, 2_000, 'the initialized notification');
     expect(plain.sessions()).toBe(1);
     controller.abort();

@@ -23,7 +23,7 @@ import type {
 import { abortable } from './async-utils.js';
 import { CallDeadline, DEFAULT_CALL_TIMEOUT_MS } from './call-deadline.js';
 import { toMcpError, wasNotDelivered } from './classify.js';
-import { connectDeadline, openResolved, openWithRetry } from './open.js';
+import { attemptOf, connectDeadline, openResolved, openWithRetry } from './open.js';
 import type { Session, SessionEvents } from './session.js';
 import { listAllTools } from './tool-snapshot.js';
 import { checkStructuredContent, LenientCallToolResult, normalizeResult } from './tool-result.js';
@@ -164,7 +164,7 @@ export class Connection implements McpConnection {
     stale.lost = true;
     this.retire(stale);
     // Not bound to the connect signal of the first session: that request is long gone.
-    const fresh = await openWithRetry(this.target, stale.kind, { ...this.options, signal: undefined }, this.events, connectDeadline(this.target));
+    const fresh = await openWithRetry(this.target, attemptOf(stale), { ...this.options, signal: undefined }, this.events, connectDeadline(this.target));
     if (this.closing) {
       await fresh.close();
       throw new McpError(McpErrorCode.CANCELED, 'the connection was closed while it reconnected');

@@ -7,6 +7,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { AnySchema } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { McpError, McpErrorCode } from '../errors.js';
 import { sdkSchemaValidator } from '../schema/sdk-validator.js';
 import type { ConnectOptions, McpTarget, ResolvedTransport, ServerInfo } from '../types.js';
@@ -25,11 +28,30 @@ export interface SessionEvents {
   onError(error: Error): void;
 }
 
+/**
+ * What a connection needs from an SDK client, whichever SDK generation speaks the session:
+ * v1 for the 2024-11-05…2025-11-25 revisions, v2 for the stateless 2026-07-28 one.
+ */
+export interface WireClient {
+  request<T extends StandardSchemaV1>(request: { method: string; params?: Record<string, unknown> }, schema: T, options?: WireRequestOptions): Promise<StandardSchemaV1.InferOutput<T>>;
+  /** Checks that the session still exists (a stateless server has none to lose: it always resolves). */
+  ping(options: { timeout: number }): Promise<unknown>;
+}
+
+export interface WireRequestOptions {
+  signal?: AbortSignal;
+  timeout?: number;
+  resetTimeoutOnProgress?: boolean;
+  maxTotalTimeout?: number;
+  onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
 export interface Session {
-  readonly client: Client;
-  readonly transport: Transport;
+  readonly client: WireClient;
   readonly kind: ResolvedTransport;
   readonly serverInfo: ServerInfo;
+  /** A 2026-07-28 server: no session on the server, nothing to lose, probe or DELETE. */
+  readonly stateless?: boolean;
   /** The Streamable HTTP session id (`Mcp-Session-Id`), when the server assigned one. */
   readonly sessionId?: string;
   /** Set when the server no longer knows this session; it is replaced before the next request. */
@@ -73,8 +95,7 @@ export async function openSession(target: McpTarget, kind: ResolvedTransport, op
   const version = client.getServerVersion();
   const sessionId = httpSessionIdOf(transport);
   const session: Session = {
-    client,
-    transport,
+    client: v1Wire(client),
     kind,
     serverInfo: { name: version?.name ?? 'unknown', version: version?.version ?? 'unknown', protocolVersion: protocolVersion ?? 'unknown' },
     ...(sessionId !== undefined && { sessionId }),
@@ -84,6 +105,13 @@ export async function openSession(target: McpTarget, kind: ResolvedTransport, op
     close,
   };
   return session;
+}
+
+function v1Wire(client: Client): WireClient {
+  return {
+    request: (request, schema, options) => client.request(request as ClientRequest, schema as unknown as AnySchema, options) as never,
+    ping: (options) => client.ping(options),
+  };
 }
 
 /** DELETE first (best effort, also for a lost session: a blip may have spared it), then close. */

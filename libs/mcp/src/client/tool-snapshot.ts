@@ -3,23 +3,21 @@
  * page schema: one malformed or uncompilable tool is marked unusable with its reason and the
  * rest of the listing stands.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { z } from 'zod';
 import { McpError, McpErrorCode } from '../errors.js';
 import { compileSchema } from '../schema/dialect-validator.js';
 import { schemaToFields } from '../schema/fields.js';
 import { isSchemaObject } from '../schema/local-refs.js';
 import type { JsonSchema, ToolSnapshot } from '../types.js';
+import type { WireClient, WireRequestOptions } from './session.js';
 
 /** A server that keeps paging past this is broken, not large. */
 const MAX_PAGES = 1_000;
 
 const LenientToolsPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 
-type RequestOptions = Parameters<Client['request']>[2];
-
 /** Every page of tools/list, following nextCursor; duplicate names keep their first entry. */
-export async function listAllTools(client: Client, options: RequestOptions): Promise<ToolSnapshot[]> {
+export async function listAllTools(client: WireClient, options: WireRequestOptions): Promise<ToolSnapshot[]> {
   const byName = new Map<string, ToolSnapshot>();
   const seenCursors = new Set<string>();
   let cursor: string | undefined;

@@ -71,3 +71,16 @@ export function countCancellations(transport: Transport, counters: FixtureCounte
     if ('method' in message && message.method === 'notifications/cancelled') counters.cancellations++;
   };
 }
+
+/**
+ * Makes the server answer `initialize` with `version` (SDK v1 servers always answer with the
+ * client's version when they know it): the fixture then stands for a server of that generation.
+ */
+export function pinProtocolVersion(transport: Transport, version: string | undefined): void {
+  if (version === undefined) return;
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const isInitializeResult = 'result' in message && typeof message.result.protocolVersion === 'string' && 'serverInfo' in message.result;
+    return send(isInitializeResult ? { ...message, result: { ...message.result, protocolVersion: version } } : message, options);
+  };
+}

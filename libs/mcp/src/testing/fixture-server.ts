@@ -16,7 +16,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { basicTools } from './fixture-tools.js';
-import { countCancellations, createFixtureMcpServer, FixtureCounters, type FixtureTool } from './fixture-mcp-server.js';
+import { countCancellations, createFixtureMcpServer, pinProtocolVersion, FixtureCounters, type FixtureTool } from './fixture-mcp-server.js';
 
 export interface FixtureServerOptions {
   /** Defaults to basicTools(). */
@@ -28,6 +28,11 @@ export interface FixtureServerOptions {
   /** Status for an unknown session id: 404 (SDK servers, the spec) or 400 (server-everything). */
   staleSessionStatus?: 400 | 404;
   name?: string;
+  /**
+   * The revision the server answers `initialize` with (default: SDK v1's latest, 2025-11-25), to
+   * stand for a server of that generation: e.g. '2024-11-05' with `sseUrl`, '2025-03-26' with `url`.
+   */
+  protocolVersion?: string;
   /** Listen on this port instead of a free one. */
   port?: number;
 }
@@ -79,6 +84,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       onsessioninitialized: (id) => track(id, server, transport),
     });
     countCancellations(transport, counters);
+    pinProtocolVersion(transport, options.protocolVersion);
     await server.connect(transport);
     await transport.handleRequest(req, res);
   };
@@ -88,6 +94,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       const server = newMcpServer();
       const transport = new SSEServerTransport('/messages', res);
       countCancellations(transport, counters);
+      pinProtocolVersion(transport, options.protocolVersion);
       track(transport.sessionId, server, transport);
       return server.connect(transport);
     }

@@ -4,3 +4,4 @@ export { basicTools, numberedTools, trickySchemaTools, TINY_PNG_BASE64 } from '.
 export type { FixtureTool, FixtureToolContext, FixtureToolResult } from './fixture-mcp-server.js';
 export { serverEverythingStdioTarget, startServerEverything, type ServerEverything, type ServerEverythingMode } from './server-everything.js';
 export { childPidsMatching, waitUntil } from './test-helpers.js';
+export { startStatelessFixtureServer, type StatelessFixtureServer, type StatelessFixtureServerOptions } from './stateless-fixture-server.js';

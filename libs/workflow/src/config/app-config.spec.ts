@@ -54,6 +54,15 @@ describe('loadConfig', () => {
     expect(config.outbound).toEqual({ allow: ['a.example', '10.0.0.0/8'], deny: [] });
   });
 
+  it('keeps stdio toolsets off by default and checks the allow-list when they are on', () => {
+    expect(loadConfig(base).stdio).toMatchObject({ enabled: false, commands: [] });
+    expect(loadConfig({ ...base, STDIO_TOOLSETS: 'on', STDIO_COMMANDS: 'npx, /usr/bin/uvx' }).stdio).toMatchObject({ enabled: true, commands: ['npx', '/usr/bin/uvx'] });
+    expect(problemsOf({ ...base, STDIO_TOOLSETS: 'on' })).toEqual([expect.stringMatching(/^STDIO_COMMANDS: required when STDIO_TOOLSETS=on/)]);
+    expect(problemsOf({ ...base, STDIO_COMMANDS: 'bin/npx' })).toEqual([expect.stringMatching(/^STDIO_COMMANDS: "bin\/npx" must be a command name or an absolute path/)]);
+    expect(problemsOf({ ...base, STDIO_TOOLSETS: 'yes' })).toEqual([expect.stringMatching(/^STDIO_TOOLSETS/)]);
+    expect(problemsOf({ ...base, STDIO_WORK_DIR: 'relative' })).toEqual([expect.stringMatching(/^STDIO_WORK_DIR/)]);
+  });
+
   it('takes a well-formed ADMIN_API_KEY and refuses another without echoing it', () => {
     const key = `mcpf_${'A'.repeat(43)}`;
     expect(loadConfig({ ...base, ADMIN_API_KEY: key }).auth).toEqual({ adminApiKey: key, rateLimitPerMinute: 1200, failuresPerMinute: 20, failureBlockSeconds: 300 });

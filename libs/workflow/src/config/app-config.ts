@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 
 /**
@@ -40,6 +42,9 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
   OUTBOUND_ALLOW: z.string().default(''),
   OUTBOUND_DENY: z.string().default(''),
+  STDIO_TOOLSETS: z.enum(['on', 'off']).default('off'),
+  STDIO_COMMANDS: z.string().default(''),
+  STDIO_WORK_DIR: z.string().default(join(tmpdir(), 'mcpflow-stdio')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ADMIN_API_KEY: z.preprocess(
     (value) => (value === '' ? undefined : value),
@@ -68,6 +73,8 @@ export type AppConfig = Readonly<{
     maxOutputBytes: number;
   };
   outbound: { allow: string[]; deny: string[] };
+  /** Local (stdio) toolsets: off unless enabled, and then only the listed commands (names or absolute paths). */
+  stdio: { enabled: boolean; commands: string[]; workDir: string };
   logLevel: string;
   /** API keys: the seeded admin key (a secret: never logged) and the limits of the auth guard. */
   auth: { adminApiKey?: string; rateLimitPerMinute: number; failuresPerMinute: number; failureBlockSeconds: number };
@@ -95,6 +102,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const problems = [
     ...checkSecretsKey('SECRETS_KEY', e.SECRETS_KEY, e.NODE_ENV === 'production'),
     ...checkSecretsKey('SECRETS_KEY_PREVIOUS', e.SECRETS_KEY_PREVIOUS, false),
+    ...checkStdio(e.STDIO_TOOLSETS === 'on', list(e.STDIO_COMMANDS), e.STDIO_WORK_DIR),
   ];
   if (problems.length) throw new ConfigError(problems);
   return {
@@ -120,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxOutputBytes: e.NODE_OUTPUT_MAX_BYTES,
     },
     outbound: { allow: list(e.OUTBOUND_ALLOW), deny: list(e.OUTBOUND_DENY) },
+    stdio: { enabled: e.STDIO_TOOLSETS === 'on', commands: list(e.STDIO_COMMANDS), workDir: e.STDIO_WORK_DIR },
     logLevel: e.LOG_LEVEL,
     auth: {
       adminApiKey: e.ADMIN_API_KEY,
@@ -145,4 +154,14 @@ function checkSecretsKey(name: string, value: string | undefined, required: bool
   if (!key) return [`${name}: must decode to exactly 32 bytes (64 hex characters or base64)`];
   if (new Set(key).size < 8) return [`${name}: too weak (too few distinct bytes); generate it with \`openssl rand -hex 32\``];
   return [];
+}
+
+/** A command is a bare name (looked up on PATH) or an absolute path: a relative path would depend on the working directory. */
+function checkStdio(enabled: boolean, commands: string[], workDir: string): string[] {
+  const problems = commands
+    .filter((command) => command.includes('/') && !isAbsolute(command))
+    .map((command) => `STDIO_COMMANDS: "${command}" must be a command name or an absolute path`);
+  if (enabled && commands.length === 0) problems.push('STDIO_COMMANDS: required when STDIO_TOOLSETS=on (comma list of command names or absolute paths)');
+  if (!isAbsolute(workDir)) problems.push('STDIO_WORK_DIR: must be an absolute path');
+  return problems;
 }

@@ -25,7 +25,7 @@ describe('ToolsetSnapshots', () => {
     expect((await snapshots.load('t'))?.tools.map((tool) => [tool.toolsetId, tool.name])).toEqual([['t', 'tool-r1']]);
     state.url = 'http://127.0.0.1:2/mcp';
     const again = await snapshots.load('t');
-    expect(again?.connection.url).toBe('http://127.0.0.1:2/mcp');
+    expect(again?.connection).toMatchObject({ url: 'http://127.0.0.1:2/mcp' });
     expect(again?.tools.map((tool) => tool.name)).toEqual(['tool-r1']);
     expect(state).toMatchObject({ wholeReads: 1, connectionReads: 1 });
   });

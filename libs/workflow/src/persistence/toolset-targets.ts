@@ -1,17 +1,35 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
-import type { McpHttpTarget, TransportMode } from '#mcp';
+import type { McpHttpTarget, McpStdioTarget, McpTarget, TransportMode } from '#mcp';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { OutboundHttp } from '../outbound/outbound.module.js';
-import { ToolsetRepository } from './toolset.repository.js';
+import { stdioRefusal } from '../stdio/stdio-policy.js';
+import { ToolsetRepository, type ToolsetConnection } from './toolset.repository.js';
 
 /** How to reach an MCP server by URL; header values in clear. */
-export interface ConnectionSpec {
+export interface HttpConnectionSpec {
+  kind?: 'http';
   url: string;
   headers: Record<string, string>;
   transport: TransportMode;
+  /** The revision remembered from the last listing; unset → the stateless revision is tried first. */
+  protocolVersion?: string;
   timeoutMs?: number;
 }
+
+/** How to start a local MCP server; env values in clear. `toolsetId` names its working directory (absent before it is saved). */
+export interface StdioConnectionSpec {
+  kind: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  timeoutMs?: number;
+  toolsetId?: string;
+}
+
+export type ConnectionSpec = HttpConnectionSpec | StdioConnectionSpec;
 
 export interface TargetOptions {
   /**
@@ -22,8 +40,21 @@ export interface TargetOptions {
 }
 
 /** MCP target of a connection: headers in clear, the SSRF-safe fetch, the call timeout (toolset's, else the default). */
-export function connectionTarget(spec: ConnectionSpec, fetch: McpHttpTarget['fetch'], defaultTimeoutMs: number): McpHttpTarget {
-  return { url: spec.url, headers: spec.headers, transport: spec.transport, timeoutMs: spec.timeoutMs ?? defaultTimeoutMs, fetch };
+export function connectionTarget(spec: HttpConnectionSpec, fetch: McpHttpTarget['fetch'], defaultTimeoutMs: number): McpHttpTarget {
+  const target: McpHttpTarget = { url: spec.url, headers: spec.headers, transport: spec.transport, timeoutMs: spec.timeoutMs ?? defaultTimeoutMs, fetch };
+  if (spec.protocolVersion !== undefined) target.protocolVersion = spec.protocolVersion;
+  return target;
+}
+
+/** A stored connection as a spec: http ones with the transport chosen by `options`, stdio ones as they are. */
+export function connectionSpecOf(connection: ToolsetConnection, options: TargetOptions = {}): ConnectionSpec {
+  if (connection.kind === 'stdio') {
+    const { command, args, env, timeoutMs, id } = connection;
+    return { kind: 'stdio', command, args, env, toolsetId: id, ...(timeoutMs === undefined ? {} : { timeoutMs }) };
+  }
+  const transport = options.transport === 'requested' ? connection.transport : connection.resolvedTransport;
+  const { url, headers, timeoutMs, protocolVersion } = connection;
+  return { url, headers, transport, ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(protocolVersion === undefined ? {} : { protocolVersion }) };
 }
 
 /** Builds MCP targets for stored toolsets (the worker's pool, the API's ad-hoc calls and listings). */
@@ -36,14 +67,27 @@ export class ToolsetTargets {
   ) {}
 
   /** undefined when the toolset does not exist. The target holds secrets: never log, store or return it. */
-  async toolsetConnectionTarget(toolsetId: string, options: TargetOptions = {}): Promise<McpHttpTarget | undefined> {
+  async toolsetConnectionTarget(toolsetId: string, options: TargetOptions = {}): Promise<McpTarget | undefined> {
     const connection = await this.toolsets.connectionOf(toolsetId);
-    if (!connection) return undefined;
-    const transport = options.transport === 'requested' ? connection.transport : connection.resolvedTransport;
-    return this.targetFor({ ...connection, transport });
+    return connection && this.targetFor(connectionSpecOf(connection, options));
   }
 
-  targetFor(spec: ConnectionSpec): McpHttpTarget {
+  /** Throws StdioRefusedError for a stdio spec the operator's policy does not allow (checked on every start, not only at create). */
+  targetFor(spec: ConnectionSpec): McpTarget {
+    if (spec.kind === 'stdio') return this.stdioTarget(spec);
     return connectionTarget(spec, this.outbound.fetch, this.config.limits.callTimeoutMs);
+  }
+
+  /**
+   * A local process: the command as allowed, the SDK's minimal inherited environment (HOME,
+   * LOGNAME, PATH, SHELL, TERM, USER) plus the toolset's `env`, and a working directory of its
+   * own under STDIO_WORK_DIR (one per toolset; `unsaved` for listings before a toolset exists).
+   */
+  private stdioTarget(spec: StdioConnectionSpec): McpStdioTarget {
+    const refusal = stdioRefusal(this.config.stdio, spec.command);
+    if (refusal) throw refusal;
+    const cwd = join(this.config.stdio.workDir, spec.toolsetId ?? 'unsaved');
+    mkdirSync(cwd, { recursive: true, mode: 0o700 });
+    return { kind: 'stdio', command: spec.command, args: spec.args, env: spec.env, cwd, timeoutMs: spec.timeoutMs ?? this.config.limits.callTimeoutMs };
   }
 }

@@ -4,23 +4,39 @@ import { isValidObjectId, type Model } from 'mongoose';
 import type { ServerInfo, ToolSnapshot } from '#mcp';
 import { SECRET_BOX } from '../secrets/secrets.module.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import { TOOLSET_MODEL, type ResolvedHttpTransport, type ToolsetDocument, type TransportMode } from './toolset.schema.js';
+import {
+  TOOLSET_MODEL,
+  type ResolvedHttpTransport,
+  type ResolvedToolsetTransport,
+  type StdioProcessMode,
+  type StoredHeader,
+  type ToolsetDocument,
+  type ToolsetKind,
+  type TransportMode,
+} from './toolset.schema.js';
 
 /** What a listing of the server produced (libs/mcp `listToolset`). */
 export interface ToolsetListingInput {
   serverInfo: ServerInfo;
-  transport: ResolvedHttpTransport;
+  transport: ResolvedToolsetTransport;
   tools: ToolSnapshot[];
 }
 
 /** A toolset without its tools and without any header value. */
 export interface ToolsetSummary {
   id: string;
+  kind: ToolsetKind;
   name: string;
-  url: string;
+  /** http toolsets only. */
+  url?: string;
   headerNames: string[];
-  transport: TransportMode;
-  resolvedTransport: ResolvedHttpTransport;
+  /** stdio toolsets only (env: names, never values). */
+  command?: string;
+  args?: string[];
+  envNames?: string[];
+  process?: StdioProcessMode;
+  transport: TransportMode | 'stdio';
+  resolvedTransport: ResolvedToolsetTransport;
   timeoutMs?: number;
   serverInfo: ServerInfo;
   toolCount: number;
@@ -36,31 +52,57 @@ export interface ToolsetRecord extends ToolsetSummary {
   tools: ToolSnapshot[];
 }
 
-/** How to reach the server, header values in clear: for connecting only, never for responses or logs. */
-export interface ToolsetConnection {
-  url: string;
-  headers: Record<string, string>;
-  transport: TransportMode;
-  resolvedTransport: ResolvedHttpTransport;
+interface ConnectionCommon {
   timeoutMs?: number;
   revision: number;
 }
 
-export interface NewToolset {
-  name: string;
+/** How to reach a server by URL, header values in clear: for connecting only, never for responses or logs. */
+export interface HttpToolsetConnection extends ConnectionCommon {
+  kind?: 'http';
   url: string;
   headers: Record<string, string>;
   transport: TransportMode;
+  resolvedTransport: ResolvedHttpTransport;
+  /** The revision the server spoke at the last listing: connects try its path first. */
+  protocolVersion?: string;
+}
+
+/** How to start a local server, env values in clear: for connecting only, never for responses or logs. */
+export interface StdioToolsetConnection extends ConnectionCommon {
+  kind: 'stdio';
+  /** The toolset's id: its process gets a working directory of its own. */
+  id: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  process: StdioProcessMode;
+  transport: 'stdio';
+  resolvedTransport: 'stdio';
+}
+
+export type ToolsetConnection = HttpToolsetConnection | StdioToolsetConnection;
+
+/** The values a connection holds that are secrets (header or env values): scrubbed from error messages. */
+export function connectionSecrets(connection: { kind?: ToolsetKind; headers?: Record<string, string>; env?: Record<string, string> }): string[] {
+  return Object.values((connection.kind === 'stdio' ? connection.env : connection.headers) ?? {});
+}
+
+export type NewToolset = {
+  name: string;
   timeoutMs?: number;
   listing: ToolsetListingInput;
   /** Id of the API key creating it. */
   createdBy?: string;
-}
+} & ({ kind?: 'http'; url: string; headers: Record<string, string>; transport: TransportMode } | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; process: StdioProcessMode });
 
 export interface ToolsetChanges {
   name?: string;
   url?: string;
   headers?: Record<string, string>;
+  /** stdio toolsets: the environment's values (written again on refresh, so they are re-sealed under the current key). */
+  env?: Record<string, string>;
+  process?: StdioProcessMode;
   transport?: TransportMode;
   /** null removes the toolset's own timeout (the configured default applies). */
   timeoutMs?: number | null;
@@ -74,8 +116,8 @@ export type ToolsetUpdateOutcome = { ok: true; toolset: ToolsetRecord } | { ok: 
 export function toolsetSummaryOf(doc: ToolsetDocument): ToolsetSummary {
   const summary: ToolsetSummary = {
     id: String(doc._id),
+    kind: doc.kind ?? 'http',
     name: doc.name,
-    url: doc.url,
     headerNames: doc.headers.map((header) => header.name),
     transport: doc.transport,
     resolvedTransport: doc.resolvedTransport,
@@ -89,6 +131,8 @@ export function toolsetSummaryOf(doc: ToolsetDocument): ToolsetSummary {
     updatedAt: doc.updatedAt,
   };
   if (typeof doc.timeoutMs === 'number') summary.timeoutMs = doc.timeoutMs;
+  if (doc.kind === 'stdio') Object.assign(summary, { command: doc.command, args: doc.args ?? [], envNames: (doc.env ?? []).map((entry) => entry.name), process: doc.process ?? 'per-run' });
+  else summary.url = doc.url;
   return summary;
 }
 
@@ -105,11 +149,13 @@ export class ToolsetRepository {
   ) {}
 
   async create(input: NewToolset): Promise<ToolsetRecord> {
+    const where =
+      input.kind === 'stdio'
+        ? { kind: 'stdio' as const, command: input.command, args: input.args, env: this.seal(input.env), process: input.process, headers: [], transport: 'stdio' as const }
+        : { kind: 'http' as const, url: input.url, headers: this.seal(input.headers), transport: input.transport };
     const created = await this.model.create({
       name: input.name,
-      url: input.url,
-      headers: this.seal(input.headers),
-      transport: input.transport,
+      ...where,
       timeoutMs: input.timeoutMs,
       ...this.listingFields(input.listing),
       revision: 1,
@@ -131,7 +177,10 @@ export class ToolsetRepository {
   /** Header values opened: for connecting only. */
   async connectionOf(id: string): Promise<ToolsetConnection | undefined> {
     const doc = isValidObjectId(id)
-      ? await this.model.findById(id, { url: 1, headers: 1, transport: 1, resolvedTransport: 1, timeoutMs: 1, revision: 1 }).lean<ToolsetDocument>().exec()
+      ? await this.model
+          .findById(id, { kind: 1, url: 1, headers: 1, command: 1, args: 1, env: 1, process: 1, transport: 1, resolvedTransport: 1, timeoutMs: 1, revision: 1 })
+          .lean<ToolsetDocument>()
+          .exec()
       : null;
     return doc ? this.connectionFrom(doc) : undefined;
   }
@@ -150,6 +199,8 @@ export class ToolsetRepository {
     if (changes.url !== undefined) set.url = changes.url;
     if (changes.transport !== undefined) set.transport = changes.transport;
     if (changes.headers !== undefined) set.headers = this.seal(changes.headers);
+    if (changes.env !== undefined) set.env = this.seal(changes.env);
+    if (changes.process !== undefined) set.process = changes.process;
     if (changes.timeoutMs === null) unset.timeoutMs = 1;
     else if (changes.timeoutMs !== undefined) set.timeoutMs = changes.timeoutMs;
     if (changes.listing) Object.assign(set, this.listingFields(changes.listing));
@@ -168,8 +219,12 @@ export class ToolsetRepository {
     return result.deletedCount === 1;
   }
 
-  private seal(headers: Record<string, string>) {
-    return Object.entries(headers).map(([name, value]) => ({ name, value: this.box.seal(value) }));
+  private seal(values: Record<string, string>): StoredHeader[] {
+    return Object.entries(values).map(([name, value]) => ({ name, value: this.box.seal(value) }));
+  }
+
+  private open(values: StoredHeader[]): Record<string, string> {
+    return Object.fromEntries(values.map((entry) => [entry.name, this.box.open(entry.value)]));
   }
 
   private listingFields(listing: ToolsetListingInput) {
@@ -183,14 +238,22 @@ export class ToolsetRepository {
   }
 
   private connectionFrom(doc: ToolsetDocument): ToolsetConnection {
-    const connection: ToolsetConnection = {
-      url: doc.url,
-      headers: Object.fromEntries(doc.headers.map((header) => [header.name, this.box.open(header.value)])),
-      transport: doc.transport,
-      resolvedTransport: doc.resolvedTransport,
-      revision: doc.revision,
-    };
+    const common = { revision: doc.revision };
+    const connection: ToolsetConnection =
+      doc.kind === 'stdio'
+        ? { ...common, kind: 'stdio', id: String(doc._id), command: doc.command ?? '', args: doc.args ?? [], env: this.open(doc.env ?? []), process: doc.process ?? 'per-run', transport: 'stdio', resolvedTransport: 'stdio' }
+        : {
+            ...common,
+            kind: 'http',
+            url: doc.url ?? '',
+            headers: this.open(doc.headers),
+            // Only stdio documents hold 'stdio' in these two fields.
+            transport: doc.transport as TransportMode,
+            resolvedTransport: doc.resolvedTransport as ResolvedHttpTransport,
+          };
     if (typeof doc.timeoutMs === 'number') connection.timeoutMs = doc.timeoutMs;
+    const protocolVersion = doc.serverInfo?.protocolVersion;
+    if (connection.kind !== 'stdio' && protocolVersion && protocolVersion !== 'unknown') connection.protocolVersion = protocolVersion;
     return connection;
   }
 

@@ -1,9 +1,12 @@
 import { Schema, type Types } from 'mongoose';
 
 /**
- * A toolset: one MCP server by URL, and the snapshot of its tools taken at create/refresh.
+ * A toolset: one MCP server — by URL (`kind: 'http'`, the default of documents written before
+ * stdio existed) or a local command (`kind: 'stdio'`) — and the snapshot of its tools taken at
+ * create/refresh.
  *
- * - Header values are secrets: stored sealed by the SecretBox (AES-256-GCM), names in clear.
+ * - Header values and stdio `env` values are secrets: stored sealed by the SecretBox
+ *   (AES-256-GCM), names in clear.
  * - Each tool's snapshot (schemas, typed inputs/outputs, annotations) is stored as one JSON
  *   string: JSON Schemas are full of keys MongoDB (and FerretDB even more) treats specially
  *   (`$ref`, `$defs`, `$schema`, dotted property names), and a string keeps them byte-exact.
@@ -15,6 +18,11 @@ export const TOOLSETS_COLLECTION = 'toolsets';
 
 export type TransportMode = 'auto' | 'streamable-http' | 'sse';
 export type ResolvedHttpTransport = 'streamable-http' | 'sse';
+export type ToolsetKind = 'http' | 'stdio';
+/** How a worker runs a stdio toolset's server: a process per run (isolated), or one per worker process shared by its runs (fast). */
+export type StdioProcessMode = 'per-run' | 'per-worker';
+/** What a toolset's server spoke at the last listing. */
+export type ResolvedToolsetTransport = ResolvedHttpTransport | 'stdio';
 
 export interface StoredHeader {
   name: string;
@@ -31,13 +39,22 @@ export interface StoredTool {
 
 export interface ToolsetDocument {
   _id: Types.ObjectId;
+  /** Absent on documents written before stdio toolsets existed: 'http'. */
+  kind?: ToolsetKind;
   name: string;
-  url: string;
+  /** http toolsets only. */
+  url?: string;
   headers: StoredHeader[];
-  /** What the user asked for. */
-  transport: TransportMode;
+  /** stdio toolsets only: the program, its arguments, and its extra environment (values sealed). */
+  command?: string;
+  args?: string[];
+  env?: StoredHeader[];
+  /** stdio toolsets only; absent = 'per-run'. */
+  process?: StdioProcessMode;
+  /** What the user asked for ('stdio' for stdio toolsets). */
+  transport: TransportMode | 'stdio';
   /** What the server spoke at the last listing. */
-  resolvedTransport: ResolvedHttpTransport;
+  resolvedTransport: ResolvedToolsetTransport;
   timeoutMs?: number | null;
   serverInfo: { name: string; version: string; protocolVersion: string };
   tools: StoredTool[];
@@ -53,11 +70,16 @@ export interface ToolsetDocument {
 
 export const ToolsetSchema = new Schema<ToolsetDocument>(
   {
+    kind: { type: String, required: false, enum: ['http', 'stdio'] },
     name: { type: String, required: true },
-    url: { type: String, required: true },
+    url: { type: String, required: false },
     headers: { type: [{ _id: false, name: { type: String, required: true }, value: { type: String, required: true } }], default: [] },
-    transport: { type: String, required: true, enum: ['auto', 'streamable-http', 'sse'] },
-    resolvedTransport: { type: String, required: true, enum: ['streamable-http', 'sse'] },
+    command: { type: String, required: false },
+    args: { type: [String], default: undefined },
+    env: { type: [{ _id: false, name: { type: String, required: true }, value: { type: String, required: true } }], default: undefined },
+    process: { type: String, required: false, enum: ['per-run', 'per-worker'] },
+    transport: { type: String, required: true, enum: ['auto', 'streamable-http', 'sse', 'stdio'] },
+    resolvedTransport: { type: String, required: true, enum: ['streamable-http', 'sse', 'stdio'] },
     timeoutMs: { type: Number, required: false },
     serverInfo: {
       _id: false,

@@ -29,14 +29,49 @@ const transport = z.enum(['auto', 'streamable-http', 'sse']);
 /** Per-call timeout of the toolset's tools; the configured MCP_CALL_TIMEOUT_MS applies when absent. */
 const timeoutMs = z.number().int().min(100).max(3_600_000);
 
-export const createToolsetBody = z.strictObject({
+export const createHttpToolsetBody = z.strictObject({
   name: name.optional(),
   url,
   headers: headers.default({}),
   transport: transport.default('auto'),
   timeoutMs: timeoutMs.optional(),
 });
+
+const noNul = (max: number) => z.string().max(max).regex(/^[^\0]*$/, 'must not contain NUL');
+/** A bare name (looked up on PATH) or an absolute path; the operator's allow-list decides whether it may run. */
+const command = noNul(4096)
+  .min(1)
+  .refine((value) => !value.includes('/') || value.startsWith('/'), 'must be a command name or an absolute path');
+/** `per-run` (default): a process per run, closed with it; `per-worker`: one process per worker, shared by its runs. */
+const processMode = z.enum(['per-run', 'per-worker']);
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const env = z
+  .record(z.string().regex(ENV_NAME, 'not a valid environment variable name'), noNul(32_768))
+  .refine((record) => Object.keys(record).length <= 100, 'at most 100 variables');
+
+export const createStdioToolsetBody = z.strictObject({
+  name: name.optional(),
+  command,
+  args: z.array(noNul(4096)).max(200).default([]),
+  /** Values are secrets like header values: sealed at rest, shown as "***". */
+  env: env.default({}),
+  process: processMode.default('per-run'),
+  timeoutMs: timeoutMs.optional(),
+});
+
+/** A body with `command` is a local (stdio) server, any other a server by URL; each is checked by its own strict schema. */
+export const createToolsetBody = z.unknown().transform((value, ctx) => {
+  const stdio = typeof value === 'object' && value !== null && 'command' in value;
+  const result = (stdio ? createStdioToolsetBody : createHttpToolsetBody).safeParse(value);
+  if (!result.success) {
+    for (const issue of result.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
+    return z.NEVER;
+  }
+  return stdio ? { kind: 'stdio' as const, ...(result.data as z.output<typeof createStdioToolsetBody>) } : { kind: 'http' as const, ...(result.data as z.output<typeof createHttpToolsetBody>) };
+});
 export type CreateToolsetBody = z.output<typeof createToolsetBody>;
+export type CreateHttpToolsetBody = Extract<CreateToolsetBody, { kind: 'http' }>;
+export type CreateStdioToolsetBody = Extract<CreateToolsetBody, { kind: 'stdio' }>;
 
 export const updateToolsetBody = z.strictObject({
   name: name.optional(),
@@ -44,6 +79,8 @@ export const updateToolsetBody = z.strictObject({
   /** Replaces the whole set; a value of "***" keeps that header's stored value. */
   headers: headers.optional(),
   transport: transport.optional(),
+  /** stdio toolsets only. */
+  process: processMode.optional(),
   timeoutMs: timeoutMs.nullable().optional(),
 });
 export type UpdateToolsetBody = z.output<typeof updateToolsetBody>;

@@ -1,8 +1,8 @@
 import type { NormalizedToolResult, ServerInfo, ToolSnapshot } from '#mcp';
-import type { ResolvedHttpTransport, ToolsetRecord, ToolsetSummary, TransportMode } from '#workflow';
+import type { ResolvedToolsetTransport, StdioProcessMode, ToolsetKind, ToolsetRecord, ToolsetSummary, TransportMode } from '#workflow';
 import { MASK } from './toolset-requests.js';
 
-/** Response bodies of /toolsets. Header values never appear: every one is shown as "***". */
+/** Response bodies of /toolsets. Header and env values never appear: every one is shown as "***". */
 
 export interface ToolView {
   name: string;
@@ -19,13 +19,22 @@ export interface ToolView {
 
 export interface ToolsetSummaryView {
   id: string;
+  kind: ToolsetKind;
   name: string;
-  url: string;
-  headers: Record<string, string>;
+  /** http toolsets: the server's URL and its headers (values masked). */
+  url?: string;
+  headers?: Record<string, string>;
+  /** stdio toolsets: the command, its arguments and its environment (values masked). */
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  process?: StdioProcessMode;
   /** The transport the server spoke at the last listing. */
-  transport: ResolvedHttpTransport;
-  /** What the toolset asks for (`auto` probes Streamable HTTP, then legacy SSE). */
-  requestedTransport: TransportMode;
+  transport: ResolvedToolsetTransport;
+  /** What the toolset asks for (`auto` probes Streamable HTTP, then legacy SSE; `stdio` for local servers). */
+  requestedTransport: TransportMode | 'stdio';
+  /** The MCP revision the server spoke at the last listing (`2024-11-05` … `2026-07-28`): its path is tried first. */
+  protocolVersion: string;
   timeoutMs: number | null;
   serverInfo: ServerInfo;
   toolCount: number;
@@ -58,14 +67,22 @@ export function toolView(tool: ToolSnapshot): ToolView {
   return view;
 }
 
+/** Where the server is: url and headers, or command, args and env (secret values masked). */
+export function whereView(toolset: Pick<ToolsetSummary, 'kind' | 'url' | 'headerNames' | 'command' | 'args' | 'envNames' | 'process'>) {
+  return toolset.kind === 'stdio'
+    ? { command: toolset.command ?? '', args: toolset.args ?? [], env: maskHeaders(toolset.envNames ?? []), process: toolset.process ?? 'per-run' }
+    : { url: toolset.url ?? '', headers: maskHeaders(toolset.headerNames) };
+}
+
 export function toolsetSummaryView(toolset: ToolsetSummary): ToolsetSummaryView {
   return {
     id: toolset.id,
+    kind: toolset.kind,
     name: toolset.name,
-    url: toolset.url,
-    headers: maskHeaders(toolset.headerNames),
+    ...whereView(toolset),
     transport: toolset.resolvedTransport,
     requestedTransport: toolset.transport,
+    protocolVersion: toolset.serverInfo.protocolVersion,
     timeoutMs: toolset.timeoutMs ?? null,
     serverInfo: toolset.serverInfo,
     toolCount: toolset.toolCount,
@@ -83,6 +100,6 @@ export function toolsetView(toolset: ToolsetRecord): ToolsetView {
 
 export interface ToolCallView extends NormalizedToolResult {
   tool: string;
-  transport: ResolvedHttpTransport;
+  transport: ResolvedToolsetTransport;
   durationMs: number;
 }
