@@ -23,10 +23,11 @@ describe('revocation across API processes', () => {
   let second: string;
   let close: () => Promise<void>;
 
+  // Starting a second API process takes seconds on a loaded machine.
   beforeAll(async () => {
     ({ first, second, close } = await twoApis());
-  });
-  afterAll(() => close());
+  }, 60_000);
+  afterAll(() => close?.());
 
   it('refuses a key on the other process with the very next request after its revocation', async () => {
     const key = await createKey(first, { name: 'to revoke', scopes: ['read'] });
@@ -46,8 +47,8 @@ describe('rate limits shared through Redis', () => {
 
   beforeAll(async () => {
     ({ first, second, close } = await twoApis({ RATE_LIMIT_PER_MINUTE: '6', AUTH_FAILURES_PER_MINUTE: '3', AUTH_FAILURE_BLOCK_SECONDS: '120' }));
-  });
-  afterAll(() => close());
+  }, 60_000);
+  afterAll(() => close?.());
 
   it('answers 429 with Retry-After once a key used its requests of the minute, counted over both processes', async () => {
     const busy = await createKey(first, { name: 'busy', scopes: ['read'] });
