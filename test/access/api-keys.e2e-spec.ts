@@ -103,7 +103,7 @@ describe('API keys: created once, hashed, scoped, revocable, expiring', () => {
     const refused = remember(await as(shortLived.key)(stack.url, 'GET', '/workflows'));
     expect(refused.status).toBe(401);
     expect(refused.body.code).toBe('UNAUTHENTICATED');
-  });
+  }, 20_000);
 
   it('records lastUsedAt off the request path', async () => {
     const used = await newKey({ name: 'used', scopes: ['read'] });
@@ -114,7 +114,7 @@ describe('API keys: created once, hashed, scoped, revocable, expiring', () => {
       if (!lastUsedAt) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(lastUsedAt).toEqual(expect.any(String));
-  });
+  }, 20_000);
 
   it('never shows a key after its creation: not in answers, log lines or raw documents', async () => {
     expect(keys.length).toBeGreaterThan(5);

@@ -19,7 +19,7 @@ describe('the one-off create-api-key command', () => {
   beforeAll(async () => {
     ensureWorkerBuilt();
     stack = await startStack({}, { worker: false });
-  });
+  }, 60_000);
   afterAll(() => stack.close());
 
   it('creates a key in the database and prints it once', async () => {
@@ -30,12 +30,12 @@ describe('the one-off create-api-key command', () => {
     const listed = await api<{ items: { id: string }[] }>(stack.apiUrl, 'GET', '/api-keys', undefined, bearer(created.key));
     expect(listed.status).toBe(200);
     expect(listed.body.items.map((item) => item.id)).toContain(created.id);
-  });
+  }, 60_000);
 
   it('names what is wrong with its arguments', () => {
     const result = cli(['--name', 'x', '--scopes', 'root']);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('/scopes/0');
     expect(cli([]).stderr).toContain('usage:');
-  });
+  }, 60_000);
 });
