@@ -18,4 +18,14 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: ['@nestjs/*', 'mongoose', 'bullmq', 'ioredis', '@modelcontextprotocol/*', 'openai'] }],
     },
   },
+  {
+    // The pure entry point `#workflow` (index.ts) and the node types it exports stay free of infrastructure.
+    files: ['libs/workflow/src/index.ts', 'libs/workflow/src/nodes/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['@nestjs/*', 'mongoose', 'bullmq', 'ioredis', 'openai', '../persistence/*', '../queue/*', '../config/*', '../runtime/*'] },
+      ],
+    },
+  },
 );

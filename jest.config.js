@@ -8,6 +8,7 @@ const shared = {
     '^#mcp$': '<rootDir>/libs/mcp/src/index.ts',
     '^#mcp/testing$': '<rootDir>/libs/mcp/src/testing/index.ts',
     '^#workflow$': '<rootDir>/libs/workflow/src/index.ts',
+    '^#workflow/nest$': '<rootDir>/libs/workflow/src/nest.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testEnvironment: 'node',

@@ -13,7 +13,7 @@ import { Controller, Get, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import mongoose from 'mongoose';
-import { ApiKeyRepository } from '#workflow';
+import { ApiKeyRepository } from '#workflow/nest';
 import { Public, RequireScope } from '../apps/api/src/api-keys/access.decorators.js';
 import { ApiKeyAuthenticator } from '../apps/api/src/api-keys/api-key-authenticator.js';
 import { generateApiKey } from '../apps/api/src/api-keys/api-key-token.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { loadConfig, type AppConfig } from '#workflow';
+import { loadConfig, type AppConfig } from '#workflow/nest';
 import { newAdminKey } from '../test/support/auth.js';
 import { startFerretDb, startRedis, type StartedService } from '../test/support/services.js';
 

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Queue, Worker } from 'bullmq';
+import { type ExecutionRecord } from '#workflow';
 import {
   NodeExecutionRepository,
   NodeExecutionSchema,
@@ -10,11 +11,10 @@ import {
   RunSchema,
   RunSessionRepository,
   type AppConfig,
-  type ExecutionRecord,
   type NodeExecutionDoc,
   type RunDoc,
   type RunMcpSessionRecordDoc,
-} from '#workflow';
+} from '#workflow/nest';
 
 /**
  * The floor of a run: what any design needs at least — one BullMQ job through Redis and one MCP

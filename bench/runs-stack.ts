@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { startFixtureServer, type FixtureServer } from '#mcp/testing';
-import type { AppConfig } from '#workflow';
+import type { AppConfig } from '#workflow/nest';
 import { createApiApp } from '../apps/api/src/app.factory.js';
 import { authenticateAs } from '../test/support/auth.js';
 import { benchConfig } from './bench-config.js';

@@ -5,36 +5,21 @@
 #   scripts/dev.sh test     typecheck, lint, import cycles, build, unit and e2e tests against
 #                           throwaway services; non-zero exit on any failure
 #   scripts/dev.sh down | status | logs [api|worker|mongo|redis]
+# `up` starts only what is not running (a process that died, even one not yet reaped, is not);
+# MCPFLOW_SKIP_BUILD=1 starts from the existing dist/ (tests that drive this script).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 # shellcheck source=scripts/lib/services.sh
 source "$ROOT/scripts/lib/services.sh"
+# shellcheck source=scripts/lib/processes.sh
+source "$ROOT/scripts/lib/processes.sh"
 
 DATA_DIR=${MCPFLOW_DATA_DIR:-$ROOT/.data}
 RUN_DIR=$DATA_DIR/run
 LOG_DIR=$DATA_DIR/logs
 
-pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
-
-start_bg() { # name, then the command; output to .data/logs/<name>.log, pid to .data/run/<name>.pid
-  local name=$1; shift
-  nohup "$@" >>"$LOG_DIR/$name.log" 2>&1 &
-  echo $! >"$RUN_DIR/$name.pid"
-}
-
-stop_pidfile() {
-  local file=$1 pid
-  [ -f "$file" ] || return 0
-  pid=$(cat "$file")
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  rm -f "$file"
-}
 
 secrets_key() {
   local file=$DATA_DIR/secrets.key
@@ -58,9 +43,8 @@ admin_api_key() {
 
 cmd_up() {
   mkdir -p "$RUN_DIR" "$LOG_DIR"
-  if pid_alive "$RUN_DIR/api.pid" && pid_alive "$RUN_DIR/worker.pid"; then
-    log "already running"; cmd_status; return 0
-  fi
+  local name
+  for name in api worker mongo redis; do forget_dead "$RUN_DIR/$name.pid"; done
   ensure_node
   ensure_node_modules
   local mongo_url=${MONGO_URL:-} redis_url=${REDIS_URL:-}
@@ -87,17 +71,42 @@ cmd_up() {
     fi
     redis_url="redis://127.0.0.1:$redis_port"
   fi
-  log "building"
-  npm run --silent build
   local api_port=${API_PORT:-3000}
   local api_url="http://127.0.0.1:$api_port"
+  local started=()
+  for name in api worker; do pid_alive "$RUN_DIR/$name.pid" || started+=("$name"); done
+  if [ ${#started[@]} -eq 0 ]; then
+    log "already running"; cmd_status; return 0
+  fi
+  if [[ " ${started[*]} " == *" api "* ]] && port_in_use "$api_port"; then
+    log "port $api_port is taken by a process this script did not start (another API?): set API_PORT"; exit 1
+  fi
+  if [ "${MCPFLOW_SKIP_BUILD:-}" != 1 ]; then log "building"; npm run --silent build; fi
   export MONGO_URL=$mongo_url REDIS_URL=$redis_url API_PORT=$api_port
   export SECRETS_KEY=${SECRETS_KEY:-$(secrets_key)}
   export ADMIN_API_KEY=${ADMIN_API_KEY:-$(admin_api_key)}
-  start_bg api node dist/apps/api/src/main.js
-  start_bg worker node dist/apps/worker/src/main.js
-  if ! wait_http "$api_url/health/ready" 60; then
-    log "the API did not become ready; last lines of $LOG_DIR/api.log:"; tail -n 30 "$LOG_DIR/api.log" >&2
+  local worker_log_from=1
+  for name in "${started[@]}"; do
+    log "starting $name"
+    [ "$name" = worker ] && worker_log_from=$(($(stat -c %s "$LOG_DIR/worker.log" 2>/dev/null || echo 0) + 1))
+    start_bg "$name" node "dist/apps/$name/src/main.js"
+  done
+  local ready=0
+  wait_http "$api_url/health/ready" 60 && ready=1
+  # The worker serves no HTTP: it is up once it logged "worker ready" (or gone if it exited first).
+  if [[ " ${started[*]} " == *" worker "* ]]; then
+    wait_log "$LOG_DIR/worker.log" "$worker_log_from" 'worker ready' "$RUN_DIR/worker.pid" 60 || ready=0
+  fi
+  # A process that died at start (e.g. EADDRINUSE) leaves no pid file behind: the files stay true.
+  for name in "${started[@]}"; do
+    if ! pid_alive "$RUN_DIR/$name.pid"; then
+      rm -f "$RUN_DIR/$name.pid"
+      log "$name exited at start; last lines of $LOG_DIR/$name.log:"; tail -n 30 "$LOG_DIR/$name.log" >&2
+      ready=0
+    fi
+  done
+  if [ $ready != 1 ]; then
+    log "the stack is not ready; last lines of $LOG_DIR/api.log:"; tail -n 30 "$LOG_DIR/api.log" >&2
     exit 1
   fi
   (umask 077 && printf 'API_URL=%s\nAPI_KEY=%s\nMONGO_URL=%s\nREDIS_URL=%s\n' "$api_url" "$ADMIN_API_KEY" "$mongo_url" "$redis_url" >"$DATA_DIR/stack.env")

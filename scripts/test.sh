@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite (`scripts/dev.sh test`): installs what is missing, starts throwaway
 # FerretDB/SQLite and Redis on free loopback ports (unless MONGO_URL / REDIS_URL are set), then
-# typecheck, lint, import cycles, build, unit tests, e2e tests. Every step runs; any failure fails.
+# typecheck, lint, import cycles, build, MCP conformance of the client, unit tests, e2e tests.
+# Every step runs; any failure fails.
 # With arguments (`scripts/dev.sh test <jest path pattern>…`) only the build and the matching unit
 # and e2e tests run: the quick loop while working on one part.
 set -uo pipefail
@@ -66,6 +67,8 @@ if [ $# -eq 0 ]; then
   step import-cycles node_modules/.bin/madge --circular --warning --extensions ts --ts-config tsconfig.json apps libs bench test
 fi
 step build node_modules/.bin/tsc -p tsconfig.build.json
+# MCP conformance of the client (installs the pinned suite + Node 22 under ~/.cache/mcpflow on first use).
+[ $# -eq 0 ] && step conformance "$ROOT/scripts/conformance.sh"
 step unit "${JEST[@]}" --selectProjects unit --ci --json --outputFile="$WORK/unit.json" "$@"
 step e2e "${JEST[@]}" --selectProjects e2e --ci --runInBand --json --outputFile="$WORK/e2e.json" "$@"
 

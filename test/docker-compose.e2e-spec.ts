@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
-import { loadConfig } from '#workflow';
+import { loadConfig } from '#workflow/nest';
 
 // No Docker engine runs here: the compose file is checked by parsing it, and every service's
 // environment is fed through the real config loader, so a renamed variable breaks this test.

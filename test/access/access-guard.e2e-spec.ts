@@ -3,7 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { anonymousFetch, bearer, keyOf } from '../support/auth.js';
 import { api } from '../support/http.js';
 import { dropTestData, startApi, testConfig } from '../support/stack.js';
-import type { AppConfig } from '#workflow';
+import type { AppConfig } from '#workflow/nest';
 
 interface Route {
   method: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { basicTools, startFixtureServer, type FixtureServer } from '#mcp/testing';
-import type { RunView } from '#workflow';
+import type { RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
 import { createWorkflow, runToEnd, startRunStack } from '../support/runs.js';
 import type { TestStack } from '../support/stack.js';

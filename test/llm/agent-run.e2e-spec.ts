@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startServerEverything, type ServerEverything } from '#mcp/testing';
-import type { LogItem } from '#workflow';
+import type { LogItem } from '#workflow/nest';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-openai-server.js';
 import { api } from '../support/http.js';
 import { allLogs, createWorkflow, registerToolset, runToEnd, startRunStack, waitForRun } from '../support/runs.js';

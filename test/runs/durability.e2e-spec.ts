@@ -3,7 +3,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import mongoose from 'mongoose';
 import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
-import type { AppConfig, RunView } from '#workflow';
+import type { AppConfig, RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
 import { allLogs, createWorkflow, expectNoSessions, FAST_RECOVERY, readEvents, registerToolset, startRun, waitForRun } from '../support/runs.js';
 import { startRedis, type StartedService } from '../support/services.js';

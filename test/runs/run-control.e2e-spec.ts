@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
 import { Redis } from 'ioredis';
-import { runCancelChannel, type RunStreamEvent, type RunView } from '#workflow';
+import { runCancelChannel, type RunStreamEvent, type RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
 import { allLogs, createWorkflow, expectNoSessions, readEvents, registerToolset, runToEnd, startRun, startRunStack, waitForRun } from '../support/runs.js';
 import type { TestStack } from '../support/stack.js';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import mongoose from 'mongoose';
 import { basicTools, startFixtureServer, type FixtureServer } from '#mcp/testing';
-import type { LogItem, RunView } from '#workflow';
+import type { LogItem, RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
 import { allLogs, bigTool, createWorkflow, expectNoSessions, flakyTool, loginTool, registerToolset, runToEnd, startRun, startRunStack, type Problem } from '../support/runs.js';
 import type { TestStack } from '../support/stack.js';

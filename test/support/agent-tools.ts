@@ -7,7 +7,8 @@
  */
 import { listToolset, McpClientPool, type McpTarget } from '#mcp';
 import { startFixtureServer, startServerEverything, type FixtureServer, type ServerEverything } from '#mcp/testing';
-import { DEFAULT_ENGINE_LIMITS, toolDescriptorOf, type ToolCatalog, type ToolDescriptor, type ToolInvoker } from '#workflow';
+import { DEFAULT_ENGINE_LIMITS, type ToolCatalog, type ToolDescriptor, type ToolInvoker } from '#workflow';
+import { toolDescriptorOf } from '#workflow/nest';
 import { PooledToolInvoker } from '../../apps/worker/src/runs/run-tools.js';
 
 export const EVERYTHING = 'everything';

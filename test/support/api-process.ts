@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import type { AppConfig } from '#workflow';
+import type { AppConfig } from '#workflow/nest';
 import { anonymousFetch } from './auth.js';
 import { freePort } from './services.js';
 import { DIST_ROOT, ensureWorkerBuilt, envOf } from './worker-process.js';

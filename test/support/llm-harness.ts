@@ -6,7 +6,6 @@
 import {
   createDefaultNodeRegistry,
   createInMemoryRunStore,
-  createOpenAiLlmClient,
   LLM_CLIENT_EXTRA,
   llmNodeExecutors,
   runWorkflow,
@@ -18,6 +17,7 @@ import {
   type ToolCatalog,
   type ToolInvoker,
 } from '#workflow';
+import { createOpenAiLlmClient } from '#workflow/nest';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from './fake-openai-server.js';
 
 export const PROVIDER_ID = 'provider-1';

@@ -1,6 +1,6 @@
 import { expect } from '@jest/globals';
 import type { FixtureServer, FixtureTool } from '#mcp/testing';
-import type { LogItem, RunStreamEvent, RunView } from '#workflow';
+import type { LogItem, RunStreamEvent, RunView } from '#workflow/nest';
 import { api } from './http.js';
 import { startStack, type TestStack } from './stack.js';
 

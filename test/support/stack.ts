@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
 import { Redis } from 'ioredis';
 import type { INestApplicationContext } from '@nestjs/common';
-import { loadConfig, type AppConfig } from '#workflow';
+import { loadConfig, type AppConfig } from '#workflow/nest';
 import { createApiApp } from '../../apps/api/src/app.factory.js';
 import { createWorkerApp } from '../../apps/worker/src/worker.factory.js';
 import { authenticateAs, newAdminKey } from './auth.js';

@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import type { AppConfig } from '#workflow';
+import type { AppConfig } from '#workflow/nest';
 import { createApiApp } from '../../apps/api/src/app.factory.js';
 import { authenticateAs } from './auth.js';
 import { dropTestData, testConfig } from './stack.js';

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AppConfig } from '#workflow';
+import type { AppConfig } from '#workflow/nest';
 
 /** The repository: the nearest folder up with a package.json (this file also runs from dist/, for the bench). */
 function repositoryRoot(): string {

@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import type { AppConfig } from '#workflow';
+import type { AppConfig } from '#workflow/nest';
 import { AppModule } from './app.module.js';
 import type { LogOptions } from './common/logging.js';
 

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { ConfigModule, NodeRegistryModule, PersistenceModule, type AppConfig } from '#workflow';
+import { ConfigModule, NodeRegistryModule, PersistenceModule, type AppConfig } from '#workflow/nest';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { ApiExceptionFilter } from './common/api-exception.filter.js';
 import { loggerModule, type LogOptions } from './common/logging.js';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from '#workflow';
+import { ConfigError, loadConfig } from '#workflow/nest';
 import { createApiApp } from './app.factory.js';
 
 async function main(): Promise<void> {

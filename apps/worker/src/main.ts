@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from 'nestjs-pino';
-import { ConfigError, loadConfig } from '#workflow';
+import { ConfigError, loadConfig } from '#workflow/nest';
 import { createWorkerApp } from './worker.factory.js';
 
 async function main(): Promise<void> {

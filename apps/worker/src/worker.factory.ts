@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
-import type { AppConfig } from '#workflow';
+import type { AppConfig } from '#workflow/nest';
 import { WorkerModule } from './worker.module.js';
 
 /** Builds the worker (used by main.ts and by e2e tests). Processors start on init, stop on close. */

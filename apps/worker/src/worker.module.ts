@@ -1,6 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import { ConfigModule, LlmModule, NodeRegistryModule, PersistenceModule, RunQueueProducer, ToolsetStoreModule, WorkflowStoreModule, type AppConfig } from '#workflow';
+import {
+  ConfigModule,
+  LlmModule,
+  NodeRegistryModule,
+  PersistenceModule,
+  RunQueueProducer,
+  ToolsetStoreModule,
+  WorkflowStoreModule,
+  type AppConfig,
+} from '#workflow/nest';
 import { RunProcessor } from './processors/run.processor.js';
 import { ActiveRuns } from './runs/active-runs.js';
 import { CancelListener } from './runs/cancel-listener.js';
@@ -11,6 +20,7 @@ import { RunSessions } from './runs/run-sessions.js';
 import { RunSweeper } from './runs/run-sweeper.js';
 import { RunWorker } from './runs/run-worker.js';
 import { SharedStdioServers } from './runs/shared-stdio-servers.js';
+import { ToolsetHealthSchedule } from './toolsets/toolset-health-schedule.js';
 
 /** The worker: no HTTP server; BullMQ consumers wired to the engine (processors/). */
 @Module({})
@@ -28,7 +38,7 @@ export class WorkerModule {
         // The model client for llm/agent nodes, handed to them as ENGINE_EXTRAS.
         LlmModule,
       ],
-      providers: [ActiveRuns, RunEventsPublisher, CancelListener, RunSessions, SharedStdioServers, RunPreparer, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper],
+      providers: [ActiveRuns, RunEventsPublisher, CancelListener, RunSessions, SharedStdioServers, RunPreparer, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper, ToolsetHealthSchedule],
     };
   }
 }

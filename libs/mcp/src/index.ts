@@ -4,7 +4,10 @@ export type {
   ConnectAttempt,
   ConnectionFailure,
   ConnectOptions,
+  ElicitationAnswer,
+  ElicitationRequest,
   FetchFunction,
+  HttpTransport,
   JsonSchema,
   ListToolsOptions,
   McpConnection,
@@ -21,6 +24,7 @@ export type {
   TypedField,
   ValueType,
 } from './types.js';
+export { HTTP_TRANSPORTS, TRANSPORT_MODES, isHttpTransport } from './types.js';
 export { McpError, McpErrorCode, isMcpError, type ArgumentError, type McpErrorDetails } from './errors.js';
 export { connectMcp, listToolset, type ToolsetListing } from './connect.js';
 export { terminateSession, type SessionTermination, type TerminateSessionOptions } from './client/terminate-session.js';
@@ -31,6 +35,7 @@ export { isModernProtocol, MODERN_PROTOCOL_VERSION } from './client/modern-sessi
 export { McpClientPool, mcpClientMemory, type AcquiredConnection, type PoolOptions, type PooledSession } from './pool/client-pool.js';
 export { poolKey } from './pool/pool-key.js';
 export { schemaToFields } from './schema/fields.js';
+export { defaultsOf } from './schema/defaults.js';
 export { validateArguments, type ArgumentValidation } from './schema/validate-arguments.js';
 export { compileSchema, dialectOf, type CompiledSchema, type SchemaDialect } from './schema/dialect-validator.js';
 export { createOutboundFetch, type OutboundFetch, type OutboundFetchOptions } from './outbound/outbound-fetch.js';

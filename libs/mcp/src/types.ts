@@ -20,8 +20,17 @@ export interface TypedField {
   schema: JsonSchema;
 }
 
-export type TransportMode = 'auto' | 'streamable-http' | 'sse';
-export type ResolvedTransport = 'streamable-http' | 'sse' | 'stdio';
+/** The HTTP transports, in the order `auto` tries them. The one place their names are spelled. */
+export const HTTP_TRANSPORTS = ['streamable-http', 'sse'] as const;
+export type HttpTransport = (typeof HTTP_TRANSPORTS)[number];
+/** What a toolset may ask for: one HTTP transport, or `auto` (Streamable HTTP, then SSE). */
+export const TRANSPORT_MODES = ['auto', ...HTTP_TRANSPORTS] as const;
+export type TransportMode = (typeof TRANSPORT_MODES)[number];
+export type ResolvedTransport = HttpTransport | 'stdio';
+
+export function isHttpTransport(transport: string): transport is HttpTransport {
+  return (HTTP_TRANSPORTS as readonly string[]).includes(transport);
+}
 export type FetchFunction = typeof fetch;
 
 interface TargetTimeouts {
@@ -69,6 +78,24 @@ export interface ConnectOptions {
    * (those sessions end with their stream or process).
    */
   onSessionOpened?: (sessionId: string) => void;
+  /**
+   * Answers a server's request for input mid-call: a 2025-11-25 `elicitation/create` request, or an
+   * elicitation inside a 2026-07-28 `input_required` result (the call is then retried with the
+   * answer). Without it the client declares no elicitation capability.
+   */
+  onElicitation?: (request: ElicitationRequest) => Promise<ElicitationAnswer>;
+}
+
+/** A form the server asks the user (or the workflow) to fill in. */
+export interface ElicitationRequest {
+  message: string;
+  requestedSchema: JsonSchema;
+}
+
+export interface ElicitationAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  /** With `accept`: the values, shaped by `requestedSchema`. */
+  content?: Record<string, unknown>;
 }
 
 /** One way a connect was tried: a transport, and the revision when it was the stateless 2026-07-28 one. */

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ApiKeyRepository, type StoredApiKey } from '#workflow';
+import { ApiKeyRepository, type StoredApiKey } from '#workflow/nest';
 import { hashApiKey, looksLikeApiKey, sameHash } from './api-key-token.js';
 import type { Scope } from './scopes.js';
 

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { parsePageQuery } from '../common/pagination.js';
+import { pageQuerySchema, type PageQuery } from '../common/pagination.js';
 import { ZodPipe } from '../common/zod-validation.js';
 import { Caller, RequireScope } from './access.decorators.js';
 import type { Principal } from './api-key-authenticator.js';
@@ -24,8 +24,8 @@ export class ApiKeysController {
   }
 
   @Get()
-  list(@Query() query: Record<string, unknown>) {
-    return this.findApiKeys.list(parsePageQuery(query));
+  list(@Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
+    return this.findApiKeys.list(page);
   }
 
   @Get(':id')

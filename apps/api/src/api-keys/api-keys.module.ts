@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
-import { ApiKeyRepository, WorkflowStoreModule } from '#workflow';
+import { ApiKeyRepository, WorkflowStoreModule } from '#workflow/nest';
 import { ApiKeyAuthenticator } from './api-key-authenticator.js';
 import { ApiKeysController } from './api-keys.controller.js';
 import { AuthGuard } from './auth.guard.js';

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ApiKeyRepository } from '#workflow';
+import { ApiKeyRepository } from '#workflow/nest';
 import type { Principal } from './api-key-authenticator.js';
 import { generateApiKey } from './api-key-token.js';
 import type { CreateApiKeyBody } from './dto/api-key-requests.js';

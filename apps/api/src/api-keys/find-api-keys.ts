@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKeyRepository } from '#workflow';
+import { ApiKeyRepository } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
-import type { Page, PageQuery } from '../common/pagination.js';
+import { mapPage, type Page, type PageQuery } from '../common/pagination.js';
 import { apiKeyView, type ApiKeyView } from './dto/api-key-views.js';
 
 /** GET /api-keys and GET /api-keys/:id. */
@@ -10,8 +10,7 @@ export class FindApiKeys {
   constructor(private readonly keys: ApiKeyRepository) {}
 
   async list(page: PageQuery): Promise<Page<ApiKeyView>> {
-    const { items, nextCursor } = await this.keys.list(page);
-    return { items: items.map(apiKeyView), nextCursor };
+    return mapPage(await this.keys.page(page), apiKeyView);
   }
 
   async get(id: string): Promise<ApiKeyView> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { APP_CONFIG, type AppConfig } from '#workflow';
+import { APP_CONFIG, type AppConfig } from '#workflow/nest';
 import { RedisConnection } from '../redis/redis.module.js';
 
 /** Seconds to wait before the next attempt, or undefined when the request may go on. */

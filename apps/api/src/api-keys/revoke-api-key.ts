@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ApiKeyRepository } from '#workflow';
+import { ApiKeyRepository } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 import type { Principal } from './api-key-authenticator.js';
 

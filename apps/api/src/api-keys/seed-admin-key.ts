@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { APP_CONFIG, ApiKeyRepository, type AppConfig } from '#workflow';
+import { APP_CONFIG, ApiKeyRepository, type AppConfig } from '#workflow/nest';
 import { materialOf } from './api-key-token.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RunRepository } from '#workflow';
+import { RunRepository } from '#workflow/nest';
 
 /** The workflow a run belongs to, for the guard's check of workflow-limited keys (one read by id). */
 @Injectable()

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ApiKeyRepository, ConfigError, ConfigModule, loadConfig, PersistenceModule } from '#workflow';
+import { ApiKeyRepository, ConfigError, ConfigModule, loadConfig, PersistenceModule } from '#workflow/nest';
 import { generateApiKey } from '../api-keys/api-key-token.js';
 import { createApiKeyBody } from '../api-keys/dto/api-key-requests.js';
 import { apiKeyView } from '../api-keys/dto/api-key-views.js';

@@ -1,3 +1,5 @@
+import type { ApiErrorCode } from './error-codes.js';
+
 /** One problem in a request, with the exact path (JSON pointer) of the offending value. */
 export interface ProblemDetail {
   path: string;
@@ -11,7 +13,7 @@ export interface ProblemDetail {
  */
 export class ApiError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     readonly errors?: ProblemDetail[],
   ) {
@@ -21,7 +23,7 @@ export class ApiError extends Error {
 }
 
 export class InvalidRequestError extends ApiError {
-  constructor(errors: ProblemDetail[], message = 'The request is invalid', code = 'VALIDATION_FAILED') {
+  constructor(errors: ProblemDetail[], message = 'The request is invalid', code: ApiErrorCode = 'VALIDATION_FAILED') {
     super(code, message, errors);
   }
 }
@@ -33,9 +35,7 @@ export class NotFoundError extends ApiError {
 }
 
 export class ConflictError extends ApiError {
-  constructor(code: string, message: string) {
+  constructor(code: ApiErrorCode, message: string) {
     super(code, message);
   }
 }
-
-export class ServiceUnavailableError extends ApiError {}

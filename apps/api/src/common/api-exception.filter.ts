@@ -1,35 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { assignRequestId } from './logging.js';
-import { ApiError, ConflictError, InvalidRequestError, NotFoundError, ServiceUnavailableError } from './api-errors.js';
-
-/** Codes of errors raised below the API (libs) that are the caller's doing, and their status. */
-const STATUS_BY_CODE: Record<string, number> = {
-  VALIDATION_FAILED: 400,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  RATE_LIMITED: 429,
-  WORKFLOW_INVALID: 400,
-  MCP_INPUT_INVALID: 400,
-  STDIO_DISABLED: 403,
-  STDIO_COMMAND_NOT_ALLOWED: 403,
-  NOT_FOUND: 404,
-  BODY_TOO_LARGE: 413,
-  MCP_UNREACHABLE: 422,
-  MCP_AUTH_FAILED: 422,
-  MCP_PROTOCOL_ERROR: 422,
-  MCP_TIMEOUT: 422,
-  OUTBOUND_BLOCKED: 422,
-  TOOL_UNUSABLE: 422,
-};
-
-function statusOf(error: ApiError): number {
-  if (error instanceof InvalidRequestError) return 400;
-  if (error instanceof NotFoundError) return 404;
-  if (error instanceof ConflictError) return 409;
-  if (error instanceof ServiceUnavailableError) return 503;
-  return STATUS_BY_CODE[error.code] ?? 500;
-}
+import { ApiError } from './api-errors.js';
+import { HTTP_STATUS_BY_CODE, statusOfCode } from './error-codes.js';
 
 function hasCode(error: unknown): error is Error & { code: string; errors?: unknown } {
   return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
@@ -64,14 +37,16 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   private toBody(exception: unknown): { statusCode: number; code: string; message: string; errors?: unknown; [extra: string]: unknown } {
     if (exception instanceof ApiError) {
-      return { statusCode: statusOf(exception), code: exception.code, message: exception.message, errors: exception.errors };
+      return { statusCode: HTTP_STATUS_BY_CODE[exception.code], code: exception.code, message: exception.message, errors: exception.errors };
     }
     if (exception instanceof HttpException) {
       return this.fromHttpException(exception);
     }
-    if (hasCode(exception) && STATUS_BY_CODE[exception.code]) {
+    // An error from the libs that is the caller's doing keeps its code; anything else is a fault whose message stays in the log.
+    const status = hasCode(exception) ? statusOfCode(exception.code) : undefined;
+    if (hasCode(exception) && status !== undefined && status < 500) {
       const errors = Array.isArray(exception.errors) ? exception.errors : undefined;
-      return { statusCode: STATUS_BY_CODE[exception.code], code: exception.code, message: exception.message, errors };
+      return { statusCode: status, code: exception.code, message: exception.message, errors };
     }
     return { statusCode: 500, code: 'INTERNAL_ERROR', message: 'Internal error' };
   }

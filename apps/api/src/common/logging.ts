@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
-import type { AppConfig } from '#workflow';
+import type { AppConfig } from '#workflow/nest';
 
 /**
  * Structured JSON logs (pino). Request headers that may carry credentials are redacted at the

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { InvalidRequestError, type ProblemDetail } from './api-errors.js';
+import { InvalidRequestError, type ApiError, type ProblemDetail } from './api-errors.js';
 
 /** JSON pointer of a zod issue path: ['nodes', 2, 'id'] → '/nodes/2/id'. */
 export function pointer(path: readonly PropertyKey[]): string {
@@ -19,26 +19,40 @@ function toProblems(error: z.ZodError): ProblemDetail[] {
   });
 }
 
+/** Builds the error for a request part that does not parse; the default is 400 `VALIDATION_FAILED`. */
+export type InvalidRequest = (problems: ProblemDetail[], where: string) => ApiError;
+
+const validationFailed: InvalidRequest = (problems, where) => new InvalidRequestError(problems, `The request ${where} is invalid`);
+
 /**
  * Parses a request part with a (strict) zod schema: every problem is reported with its exact
  * path, and unknown fields are rejected rather than silently dropped (SPEC §6).
  */
-export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, where = 'body'): z.output<S> {
+export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, where = 'body', invalid = validationFailed): z.output<S> {
   const result = schema.safeParse(value ?? {});
-  if (!result.success) {
-    throw new InvalidRequestError(toProblems(result.error), `The request ${where} is invalid`);
-  }
+  if (!result.success) throw invalid(toProblems(result.error), where);
   return result.data;
 }
 
-/** `@Body(new ZodPipe(schema))`: the same parsing as a Nest pipe. */
+export interface ZodPipeOptions {
+  /** An absent value (e.g. a header not sent) passes as undefined instead of being parsed. */
+  optional?: boolean;
+  invalid?: InvalidRequest;
+}
+
+/**
+ * `@Body(new ZodPipe(schema))`, `@Query(new ZodPipe(schema, 'query'))`: every request part is
+ * parsed in the controller, so use cases receive typed values (README, "Architecture").
+ */
 export class ZodPipe<S extends z.ZodType> {
   constructor(
     private readonly schema: S,
     private readonly where = 'body',
+    private readonly options: ZodPipeOptions = {},
   ) {}
 
-  transform(value: unknown): z.output<S> {
-    return parseRequest(this.schema, value, this.where);
+  transform(value: unknown): z.output<S> | undefined {
+    if (value === undefined && this.options.optional) return undefined;
+    return parseRequest(this.schema, value, this.where, this.options.invalid);
   }
 }

@@ -1,43 +1,51 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { parsePageQuery } from '../common/pagination.js';
+import { pageQuerySchema, type PageQuery } from '../common/pagination.js';
 import { ZodPipe } from '../common/zod-validation.js';
+import { CreateProvider } from './create-provider.js';
+import { DeleteProvider } from './delete-provider.js';
 import { createProviderBody, updateProviderBody, type CreateProviderBody, type UpdateProviderBody } from './dto/provider-requests.js';
-import { ProvidersService } from './providers.service.js';
+import { FindProviders } from './find-providers.js';
+import { UpdateProvider } from './update-provider.js';
 import { RequireScope } from '../api-keys/access.decorators.js';
 
 /** LLM providers: OpenAI-compatible endpoints used by `llm` and `agent` nodes. */
 @Controller('providers')
 export class ProvidersController {
-  constructor(private readonly providers: ProvidersService) {}
+  constructor(
+    private readonly createProvider: CreateProvider,
+    private readonly findProviders: FindProviders,
+    private readonly updateProvider: UpdateProvider,
+    private readonly deleteProvider: DeleteProvider,
+  ) {}
 
   @Post()
   @RequireScope('admin')
   create(@Body(new ZodPipe(createProviderBody)) body: CreateProviderBody) {
-    return this.providers.create(body);
+    return this.createProvider.execute(body);
   }
 
   @Get()
   @RequireScope('read', 'write')
-  list(@Query() query: Record<string, unknown>) {
-    return this.providers.list(parsePageQuery(query));
+  list(@Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
+    return this.findProviders.list(page);
   }
 
   @Get(':id')
   @RequireScope('read', 'write')
   get(@Param('id') id: string) {
-    return this.providers.get(id);
+    return this.findProviders.get(id);
   }
 
   @Patch(':id')
   @RequireScope('admin')
   update(@Param('id') id: string, @Body(new ZodPipe(updateProviderBody)) body: UpdateProviderBody) {
-    return this.providers.update(id, body);
+    return this.updateProvider.execute(id, body);
   }
 
   @Delete(':id')
   @RequireScope('admin')
   @HttpCode(204)
   async remove(@Param('id') id: string): Promise<void> {
-    await this.providers.remove(id);
+    await this.deleteProvider.execute(id);
   }
 }

@@ -1,6 +1,6 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { APP_CONFIG, redisConnectionOptions, type AppConfig } from '#workflow';
+import { APP_CONFIG, redisConnectionOptions, type AppConfig } from '#workflow/nest';
 
 /** The API's Redis connection (health checks, producers). Fails fast: the API answers, never hangs. */
 @Injectable()

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { Types } from 'mongoose';
-import type { ExecutionRecord, RunDoc, RunStreamEvent } from '#workflow';
-import { toLogItem } from '#workflow';
+import type { ExecutionRecord } from '#workflow';
+import type { RunDoc, RunStreamEvent } from '#workflow/nest';
+import { newStoredId, toLogItem, toStoredId } from '#workflow/nest';
 import { RunEventStream, type RunStateSource } from './run-event-stream.js';
 
-const runId = new Types.ObjectId().toHexString();
+const runId = newStoredId().toHexString();
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 
 function record(seq: number, nodeId: string, startedAt: number, finishedAt: number, status: ExecutionRecord['status'] = 'succeeded'): ExecutionRecord {
@@ -13,8 +13,8 @@ function record(seq: number, nodeId: string, startedAt: number, finishedAt: numb
 
 function runDoc(status: RunDoc['status'], claims = 1): RunDoc {
   return {
-    _id: new Types.ObjectId(runId),
-    workflowId: new Types.ObjectId(),
+    _id: toStoredId(runId),
+    workflowId: newStoredId(),
     version: 1,
     status,
     inputs: '{}',

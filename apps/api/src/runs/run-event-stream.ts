@@ -1,5 +1,6 @@
-import type { ExecutionRecord, RunDoc, RunStreamEvent } from '#workflow';
-import { toLogItem, toRunView } from '#workflow';
+import type { ExecutionRecord } from '#workflow';
+import type { RunDoc, RunStreamEvent } from '#workflow/nest';
+import { toLogItem, toRunView } from '#workflow/nest';
 import { isTerminal } from './run-waiter.js';
 
 /** What a stream reads from MongoDB: the run and its executions after a seq. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RunRepository, toRunView, type RunView } from '#workflow';
+import { RunRepository, toRunView, type RunView } from '#workflow/nest';
 import { RunEventsHub } from './run-events-hub.js';
 
 /** Re-read interval while waiting, in case a `run.finished` message was lost (Redis away). */

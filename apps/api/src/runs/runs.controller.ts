@@ -1,11 +1,29 @@
-import { Body, Controller, Get, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { CancelRunService } from './cancel-run.service.js';
-import { RunEventsService } from './run-events.service.js';
-import { RunsQueryService } from './runs-query.service.js';
-import { StartRunService, type StartedRun } from './start-run.service.js';
 import { Caller, RequireScope, WorkflowScoped } from '../api-keys/access.decorators.js';
 import type { Principal } from '../api-keys/api-key-authenticator.js';
+import { pageQuerySchema, type PageQuery } from '../common/pagination.js';
+import { RequestHeader } from '../common/request-header.js';
+import { ZodPipe } from '../common/zod-validation.js';
+import { CancelRun } from './cancel-run.js';
+import {
+  idempotencyKeySchema,
+  logPageQuerySchema,
+  runListQuerySchema,
+  startRunBodySchema,
+  waitQuerySchema,
+  type LogPageQuery,
+  type RunListQuery,
+  type StartRunBody,
+} from './dto/run-requests.js';
+import { FindRuns } from './find-runs.js';
+import { RetryRun } from './retry-run.js';
+import type { StartedRun } from './run-admission.js';
+import { StartRun } from './start-run.js';
+import { StreamRunEvents } from './stream-run-events.js';
+
+const idempotencyKeyPipe = new ZodPipe(idempotencyKeySchema, 'Idempotency-Key header', { optional: true });
+const waitPipe = new ZodPipe(waitQuerySchema, 'query');
 
 function reply(res: Response, started: StartedRun) {
   res.status(started.statusCode);
@@ -16,10 +34,11 @@ function reply(res: Response, started: StartedRun) {
 @Controller()
 export class RunsController {
   constructor(
-    private readonly starter: StartRunService,
-    private readonly queries: RunsQueryService,
-    private readonly canceler: CancelRunService,
-    private readonly eventStreams: RunEventsService,
+    private readonly startRun: StartRun,
+    private readonly retryRun: RetryRun,
+    private readonly findRuns: FindRuns,
+    private readonly cancelRun: CancelRun,
+    private readonly streamRunEvents: StreamRunEvents,
   ) {}
 
   @Post('workflows/:id/runs')
@@ -27,48 +46,52 @@ export class RunsController {
   @WorkflowScoped({ workflowParam: 'id' })
   async start(
     @Param('id') workflowId: string,
-    @Body() body: unknown,
-    @Query() query: Record<string, unknown>,
-    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Body(new ZodPipe(startRunBodySchema)) body: StartRunBody,
+    @Query(waitPipe) { wait }: { wait?: number },
+    @RequestHeader('idempotency-key', idempotencyKeyPipe) idempotencyKey: string | undefined,
     @Res({ passthrough: true }) res: Response,
     @Caller() caller: Principal,
   ) {
-    return reply(res, await this.starter.start(workflowId, body, { idempotencyKey, query, triggeredBy: caller.keyId }));
+    return reply(res, await this.startRun.execute(workflowId, body, { idempotencyKey, waitMs: wait, triggeredBy: caller.keyId }));
   }
 
   @Get('runs')
   @RequireScope('read', 'run')
   @WorkflowScoped('filtered')
-  list(@Query() query: Record<string, unknown>, @Caller() caller: Principal) {
-    return this.queries.list(query, caller.workflows);
+  list(
+    @Query(new ZodPipe(runListQuerySchema, 'query')) filter: RunListQuery,
+    @Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery,
+    @Caller() caller: Principal,
+  ) {
+    return this.findRuns.list(filter, page, caller.workflows);
   }
 
   @Get('runs/:id')
   @RequireScope('read', 'run')
   @WorkflowScoped({ runParam: 'id' })
   get(@Param('id') id: string) {
-    return this.queries.get(id);
+    return this.findRuns.get(id);
   }
 
   @Get('runs/:id/logs')
   @RequireScope('read', 'run')
   @WorkflowScoped({ runParam: 'id' })
-  logs(@Param('id') id: string, @Query() query: Record<string, unknown>) {
-    return this.queries.logs(id, query);
+  logs(@Param('id') id: string, @Query(new ZodPipe(logPageQuerySchema, 'query')) page: LogPageQuery) {
+    return this.findRuns.logs(id, page);
   }
 
   @Get('runs/:id/events')
   @RequireScope('read', 'run')
   @WorkflowScoped({ runParam: 'id' })
   events(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.eventStreams.stream(id, req, res);
+    return this.streamRunEvents.execute(id, req, res);
   }
 
   @Post('runs/:id/cancel')
   @RequireScope('run')
   @WorkflowScoped({ runParam: 'id' })
   async cancel(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
-    const { statusCode, run } = await this.canceler.cancel(id);
+    const { statusCode, run } = await this.cancelRun.execute(id);
     res.status(statusCode);
     return run;
   }
@@ -78,11 +101,11 @@ export class RunsController {
   @WorkflowScoped({ runParam: 'id' })
   async retry(
     @Param('id') id: string,
-    @Query() query: Record<string, unknown>,
-    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Query(waitPipe) { wait }: { wait?: number },
+    @RequestHeader('idempotency-key', idempotencyKeyPipe) idempotencyKey: string | undefined,
     @Res({ passthrough: true }) res: Response,
     @Caller() caller: Principal,
   ) {
-    return reply(res, await this.starter.retry(id, { idempotencyKey, query, triggeredBy: caller.keyId }));
+    return reply(res, await this.retryRun.execute(id, { idempotencyKey, waitMs: wait, triggeredBy: caller.keyId }));
   }
 }

@@ -1,16 +1,18 @@
 import { Module } from '@nestjs/common';
-import { RunQueueProducer, WorkflowStoreModule } from '#workflow';
-import { CancelRunService } from './cancel-run.service.js';
+import { RunQueueProducer, WorkflowStoreModule } from '#workflow/nest';
+import { CancelRun } from './cancel-run.js';
+import { FindRuns } from './find-runs.js';
+import { RetryRun } from './retry-run.js';
+import { RunAdmission } from './run-admission.js';
 import { RunEventsHub } from './run-events-hub.js';
-import { RunEventsService } from './run-events.service.js';
 import { RunWaiter } from './run-waiter.js';
 import { RunsController } from './runs.controller.js';
-import { RunsQueryService } from './runs-query.service.js';
-import { StartRunService } from './start-run.service.js';
+import { StartRun } from './start-run.js';
+import { StreamRunEvents } from './stream-run-events.js';
 
 @Module({
   imports: [WorkflowStoreModule],
   controllers: [RunsController],
-  providers: [RunQueueProducer, RunEventsHub, RunWaiter, StartRunService, RunsQueryService, CancelRunService, RunEventsService],
+  providers: [RunQueueProducer, RunEventsHub, RunWaiter, RunAdmission, StartRun, RetryRun, FindRuns, CancelRun, StreamRunEvents],
 })
 export class RunsModule {}

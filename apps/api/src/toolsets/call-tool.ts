@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { connectMcp, validateArguments } from '#mcp';
-import { ToolsetRepository, ToolsetTargets, connectionSecrets, connectionSpecOf } from '#workflow';
+import { ToolsetRepository, ToolsetTargets, connectionSecrets, connectionSpecOf } from '#workflow/nest';
 import { ApiError, NotFoundError } from '../common/api-errors.js';
 import type { ToolCallView } from './dto/toolset-views.js';
 import { connectionFailure, invalidArguments } from './toolset-errors.js';

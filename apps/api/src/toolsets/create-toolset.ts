@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ToolsetRepository, type ConnectionSpec, type ToolsetRecord } from '#workflow';
+import { ToolsetRepository, type ConnectionSpec, type ToolsetRecord } from '#workflow/nest';
 import type { CreateToolsetBody } from './dto/toolset-requests.js';
 import { toolView, whereView, type ToolsetPreviewView } from './dto/toolset-views.js';
 import { defaultToolsetName, ToolsetListing } from './toolset-listing.js';

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ToolsetRepository, WorkflowRepository } from '#workflow';
+import { ToolsetRepository, WorkflowRepository } from '#workflow/nest';
 import { ConflictError, NotFoundError } from '../common/api-errors.js';
 
 /** DELETE /toolsets/:id: refused (409 TOOLSET_IN_USE) while a workflow's latest version uses it. */

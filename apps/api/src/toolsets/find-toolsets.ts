@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ToolsetRepository, toolsetSummaryOf, type ToolsetRecord } from '#workflow';
+import { ToolsetRepository, type ToolsetRecord } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
-import { findPage, type Page, type PageQuery } from '../common/pagination.js';
+import { mapPage, type Page, type PageQuery } from '../common/pagination.js';
 import { toolsetSummaryView, type ToolsetSummaryView } from './dto/toolset-views.js';
 
 /** GET /toolsets (summaries, newest first, paged) and GET /toolsets/:id (with every tool). */
@@ -9,8 +9,8 @@ import { toolsetSummaryView, type ToolsetSummaryView } from './dto/toolset-views
 export class FindToolsets {
   constructor(private readonly toolsets: ToolsetRepository) {}
 
-  list(page: PageQuery): Promise<Page<ToolsetSummaryView>> {
-    return findPage(this.toolsets.model, {}, page, (doc) => toolsetSummaryView(toolsetSummaryOf(doc)));
+  async list(page: PageQuery): Promise<Page<ToolsetSummaryView>> {
+    return mapPage(await this.toolsets.page(page), toolsetSummaryView);
   }
 
   async get(id: string): Promise<ToolsetRecord> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ToolsetRepository, connectionSpecOf, type ToolsetRecord } from '#workflow';
+import { ToolsetRepository, connectionSpecOf, type ToolsetRecord } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 import { diffTools, type ToolDiff } from './tool-diff.js';
 import { ToolsetListing } from './toolset-listing.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { McpError, OutboundBlockedError } from '#mcp';
 import { ApiError, InvalidRequestError } from '../common/api-errors.js';
-import { argumentPointer, connectionFailure, scrubSecrets } from './toolset-errors.js';
+import { scrubSecrets } from '#workflow/nest';
+import { argumentPointer, connectionFailure } from './toolset-errors.js';
 
 describe('argumentPointer', () => {
   it('turns libs/mcp argument paths into JSON pointers under /arguments', () => {

@@ -1,26 +1,15 @@
-import { findOutboundBlock, isMcpError, McpError, type ArgumentError, type ConnectAttempt } from '#mcp';
+import { findOutboundBlock, isMcpError, McpError, type ArgumentError, type ConnectAttempt, type HttpTransport } from '#mcp';
 import { ApiError, InvalidRequestError, type ProblemDetail } from '../common/api-errors.js';
 import { pointer } from '../common/zod-validation.js';
-import { MASK } from './dto/toolset-requests.js';
+import { scrubSecrets } from '#workflow/nest';
 
 /**
  * A cause of a failed connection; `transport` (and `protocolVersion` for the stateless 2026-07-28
  * revision) names the attempt when several were made.
  */
 export interface ConnectionProblem extends ProblemDetail {
-  transport?: 'streamable-http' | 'sse';
+  transport?: HttpTransport;
   protocolVersion?: string;
-}
-
-/**
- * Replaces every header value that occurs in a text (a server may echo a credential in its error),
- * and the credential part of a value alone (`Bearer <token>` → `<token>`).
- */
-export function scrubSecrets(text: string, secrets: string[]): string {
-  const parts = secrets.flatMap((secret) => secret.split(/\s+/).filter((part) => part.length >= 8));
-  return [...secrets.filter((secret) => secret.length >= 4), ...parts]
-    .sort((a, b) => b.length - a.length)
-    .reduce((result, secret) => result.split(secret).join(MASK), text);
 }
 
 function messageOf(error: unknown): string {

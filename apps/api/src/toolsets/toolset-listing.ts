@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { listToolset, type McpTarget } from '#mcp';
-import { StdioRefusedError, ToolsetTargets, connectionSecrets, type ConnectionSpec, type ToolsetListingInput } from '#workflow';
+import {
+  StdioRefusedError,
+  ToolsetTargets,
+  connectionSecrets,
+  type ConnectionSpec,
+  type ToolsetListingInput,
+} from '#workflow/nest';
 import { ApiError } from '../common/api-errors.js';
 import { connectionFailure } from './toolset-errors.js';
 

@@ -1,10 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { parsePageQuery } from '../common/pagination.js';
+import { pageQuerySchema, type PageQuery } from '../common/pagination.js';
 import { ZodPipe } from '../common/zod-validation.js';
 import { CallTool } from './call-tool.js';
+import { CheckToolset } from './check-toolset.js';
 import { CreateToolset, PreviewToolset } from './create-toolset.js';
 import { DeleteToolset } from './delete-toolset.js';
+import { importToolsetsBody, importToolsetsQuery, type ImportToolsetsBody } from './dto/toolset-import.js';
 import {
   callToolBody,
   createToolsetBody,
@@ -15,6 +17,7 @@ import {
 } from './dto/toolset-requests.js';
 import { toolsetView } from './dto/toolset-views.js';
 import { FindToolsets } from './find-toolsets.js';
+import { ImportToolsets } from './import-toolsets.js';
 import { RefreshToolset } from './refresh-toolset.js';
 import { UpdateToolset } from './update-toolset.js';
 import { Caller, RequireScope } from '../api-keys/access.decorators.js';
@@ -39,6 +42,8 @@ export class ToolsetsController {
     private readonly refreshToolset: RefreshToolset,
     private readonly deleteToolset: DeleteToolset,
     private readonly callTool: CallTool,
+    private readonly importToolsets: ImportToolsets,
+    private readonly checkToolset: CheckToolset,
   ) {}
 
   @Post()
@@ -54,10 +59,22 @@ export class ToolsetsController {
     return this.previewToolset.execute(body, clientGone(res));
   }
 
+  @Post('import')
+  @RequireScope('write')
+  @HttpCode(200)
+  import(
+    @Body(new ZodPipe(importToolsetsBody)) body: ImportToolsetsBody,
+    @Query(new ZodPipe(importToolsetsQuery, 'query')) query: { dryRun: boolean },
+    @Res({ passthrough: true }) res: Response,
+    @Caller() caller: Principal,
+  ) {
+    return this.importToolsets.execute(body, query.dryRun, clientGone(res), caller.keyId);
+  }
+
   @Get()
   @RequireScope('read', 'write')
-  list(@Query() query: Record<string, unknown>) {
-    return this.findToolsets.list(parsePageQuery(query));
+  list(@Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
+    return this.findToolsets.list(page);
   }
 
   @Get(':id')
@@ -83,6 +100,13 @@ export class ToolsetsController {
   async refresh(@Param('id') id: string, @Res({ passthrough: true }) res: Response, @Caller() caller: Principal) {
     const { toolset, added, removed, changed } = await this.refreshToolset.execute(id, clientGone(res), caller.keyId);
     return { toolset: toolsetView(toolset), added, removed, changed };
+  }
+
+  @Post(':id/check')
+  @RequireScope('write')
+  @HttpCode(200)
+  check(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
+    return this.checkToolset.execute(id, clientGone(res));
   }
 
   @Delete(':id')

@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
-import { ToolsetStoreModule, WorkflowStoreModule } from '#workflow';
+import { ToolsetStoreModule, WorkflowStoreModule } from '#workflow/nest';
 import { CallTool } from './call-tool.js';
+import { CheckToolset } from './check-toolset.js';
 import { CreateToolset, PreviewToolset } from './create-toolset.js';
 import { DeleteToolset } from './delete-toolset.js';
 import { FindToolsets } from './find-toolsets.js';
+import { ImportToolsets } from './import-toolsets.js';
 import { RefreshToolset } from './refresh-toolset.js';
 import { ToolsetListing } from './toolset-listing.js';
 import { ToolsetsController } from './toolsets.controller.js';
@@ -22,6 +24,8 @@ import { UpdateToolset } from './update-toolset.js';
     RefreshToolset,
     DeleteToolset,
     CallTool,
+    ImportToolsets,
+    CheckToolset,
   ],
 })
 export class ToolsetsModule {}

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { ToolsetRepository, type HttpToolsetConnection, type ToolsetChanges, type ToolsetRecord, type ToolsetUpdateOutcome } from '#workflow';
+import {
+  ToolsetRepository,
+  type HttpToolsetConnection,
+  type ToolsetChanges,
+  type ToolsetRecord,
+  type ToolsetUpdateOutcome,
+} from '#workflow/nest';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../common/api-errors.js';
 import { pointer } from '../common/zod-validation.js';
 import { MASK, type UpdateToolsetBody } from './dto/toolset-requests.js';

@@ -1,9 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { compileSchema } from '#mcp';
-import { NODE_REGISTRY, ProviderRepository, ToolsetCatalog, validateWorkflow, type NodeRegistry, type WorkflowDefinition } from '#workflow';
+import { nodeReferencesOf, validateWorkflow, type NodeRegistry, type WorkflowDefinition } from '#workflow';
+import { NODE_REGISTRY, ProviderRepository, ToolsetCatalog } from '#workflow/nest';
 import { ApiError, InvalidRequestError, type ProblemDetail } from '../common/api-errors.js';
-import { parseRequest } from '../common/zod-validation.js';
-import { workflowBodySchema } from './dto/workflow.dto.js';
+import { parseRequest, type InvalidRequest } from '../common/zod-validation.js';
+import { workflowBodySchema, type WorkflowBody } from './dto/workflow-requests.js';
+
+/** A workflow body with problems, of shape or of graph: 400 `WORKFLOW_INVALID` (also the body pipe's error). */
+export const workflowInvalid: InvalidRequest = (problems) =>
+  new InvalidRequestError(problems, `The workflow has ${problems.length} problem(s)`, 'WORKFLOW_INVALID');
 
 export interface WorkflowCheck {
   definition?: WorkflowDefinition;
@@ -19,18 +24,17 @@ function inputSchemaProblems(schema: Record<string, unknown> | undefined): Probl
   return compiled.ok ? [] : [{ path: '/inputSchema', code: 'INVALID_INPUT_SCHEMA', message: `inputSchema does not compile: ${compiled.reason}` }];
 }
 
-/** `llm` and `agent` nodes name a provider: an unknown one is caught at save time, like an unknown toolset. */
-async function providerProblems(definition: WorkflowDefinition, providers: ProviderRepository): Promise<ProblemDetail[]> {
-  const checks = definition.nodes.map(async (node, index): Promise<ProblemDetail[]> => {
-    const providerId = node.config?.providerId;
-    if (typeof providerId !== 'string' || (node.type !== 'llm' && node.type !== 'agent')) return [];
-    if (await providers.findById(providerId)) return [];
-    return [{ path: `/nodes/${index}/config/providerId`, code: 'UNKNOWN_PROVIDER', message: `provider "${providerId}" does not exist` }];
+/** The providers nodes name (their `references`): an unknown one is caught at save time, like an unknown toolset. */
+async function providerProblems(definition: WorkflowDefinition, registry: NodeRegistry, providers: ProviderRepository): Promise<ProblemDetail[]> {
+  const named = nodeReferencesOf(registry, definition.nodes).filter((reference) => reference.kind === 'provider');
+  const checks = named.map(async ({ id, path }): Promise<ProblemDetail[]> => {
+    if (await providers.findById(id)) return [];
+    return [{ path, code: 'UNKNOWN_PROVIDER', message: `provider "${id}" does not exist` }];
   });
   return (await Promise.all(checks)).flat();
 }
 
-/** Every problem of a workflow body: its shape first, then (when the shape holds) graph, types and tools. */
+/** Every problem of a workflow body: its shape first, then (when the shape holds) graph, types, tools and providers. */
 @Injectable()
 export class WorkflowChecker {
   constructor(
@@ -39,27 +43,33 @@ export class WorkflowChecker {
     private readonly providers: ProviderRepository,
   ) {}
 
+  /** Every problem of a body of any shape (`POST /workflows/validate`): its shape first, then the rest. */
   async check(body: unknown): Promise<WorkflowCheck> {
-    let parsed;
+    let parsed: WorkflowBody;
     try {
       parsed = parseRequest(workflowBodySchema, body);
     } catch (error) {
       if (error instanceof ApiError && error.errors) return { errors: error.errors };
       throw error;
     }
+    const errors = await this.problemsOf(parsed);
+    return errors.length === 0 ? { definition: parsed as WorkflowDefinition, errors } : { errors };
+  }
+
+  /** The definition of a body of the right shape (parsed by the controller), or a 400 `WORKFLOW_INVALID` listing every problem. */
+  async require(body: WorkflowBody): Promise<WorkflowDefinition> {
+    const errors = await this.problemsOf(body);
+    if (errors.length > 0) throw workflowInvalid(errors, 'body');
+    return body as WorkflowDefinition;
+  }
+
+  /** Graph, types, tools, providers and the input schema of a body whose shape holds. */
+  private async problemsOf(parsed: WorkflowBody): Promise<ProblemDetail[]> {
     const definition = parsed as WorkflowDefinition;
     const [issues, unknownProviders] = await Promise.all([
       validateWorkflow(definition, { registry: this.registry, catalog: this.catalog }),
-      providerProblems(definition, this.providers),
+      providerProblems(definition, this.registry, this.providers),
     ]);
-    const errors = [...inputSchemaProblems(parsed.inputSchema), ...issues, ...unknownProviders];
-    return errors.length === 0 ? { definition, errors } : { errors };
-  }
-
-  /** The definition, or a 400 `WORKFLOW_INVALID` listing every problem. */
-  async require(body: unknown): Promise<WorkflowDefinition> {
-    const { definition, errors } = await this.check(body);
-    if (!definition) throw new InvalidRequestError(errors, `The workflow has ${errors.length} problem(s)`, 'WORKFLOW_INVALID');
-    return definition;
+    return [...inputSchemaProblems(parsed.inputSchema), ...issues, ...unknownProviders];
   }
 }

@@ -1,44 +1,61 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { WorkflowsService } from './workflows.service.js';
 import { Caller, RequireScope, WorkflowScoped } from '../api-keys/access.decorators.js';
 import type { Principal } from '../api-keys/api-key-authenticator.js';
+import { pageQuerySchema, type PageQuery } from '../common/pagination.js';
+import { ZodPipe } from '../common/zod-validation.js';
+import { CheckWorkflow } from './check-workflow.js';
+import { CreateWorkflow } from './create-workflow.js';
+import { DeleteWorkflow } from './delete-workflow.js';
+import { versionParamSchema, workflowBodySchema, type VersionParam, type WorkflowBody } from './dto/workflow-requests.js';
+import { FindWorkflows } from './find-workflows.js';
+import { UpdateWorkflow } from './update-workflow.js';
+import { workflowInvalid } from './workflow-checker.js';
+
+/** A body of the wrong shape is 400 `WORKFLOW_INVALID`, like a graph problem: one code for "this workflow cannot be saved". */
+const workflowBodyPipe = new ZodPipe(workflowBodySchema, 'body', { invalid: workflowInvalid });
 
 @Controller('workflows')
 export class WorkflowsController {
-  constructor(private readonly workflows: WorkflowsService) {}
+  constructor(
+    private readonly createWorkflow: CreateWorkflow,
+    private readonly checkWorkflow: CheckWorkflow,
+    private readonly findWorkflows: FindWorkflows,
+    private readonly updateWorkflow: UpdateWorkflow,
+    private readonly deleteWorkflow: DeleteWorkflow,
+  ) {}
 
   @Post()
   @RequireScope('write')
-  create(@Body() body: unknown, @Caller() caller: Principal) {
-    return this.workflows.create(body, caller.keyId);
+  create(@Body(workflowBodyPipe) body: WorkflowBody, @Caller() caller: Principal) {
+    return this.createWorkflow.execute(body, caller.keyId);
   }
 
   @Post('validate')
   @RequireScope('write')
   @HttpCode(200)
   validate(@Body() body: unknown) {
-    return this.workflows.validate(body);
+    return this.checkWorkflow.execute(body);
   }
 
   @Get()
   @RequireScope('read', 'write', 'run')
   @WorkflowScoped('filtered')
-  list(@Query() query: Record<string, unknown>, @Caller() caller: Principal) {
-    return this.workflows.list(query, caller.workflows);
+  list(@Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery, @Caller() caller: Principal) {
+    return this.findWorkflows.list(page, caller.workflows);
   }
 
   @Get(':id')
   @RequireScope('read', 'write', 'run')
   @WorkflowScoped({ workflowParam: 'id' })
   get(@Param('id') id: string) {
-    return this.workflows.get(id);
+    return this.findWorkflows.get(id);
   }
 
   @Put(':id')
   @RequireScope('write')
   @WorkflowScoped({ workflowParam: 'id' })
-  update(@Param('id') id: string, @Body() body: unknown, @Caller() caller: Principal) {
-    return this.workflows.update(id, body, caller.keyId);
+  update(@Param('id') id: string, @Body(workflowBodyPipe) body: WorkflowBody, @Caller() caller: Principal) {
+    return this.updateWorkflow.execute(id, body, caller.keyId);
   }
 
   @Delete(':id')
@@ -46,20 +63,20 @@ export class WorkflowsController {
   @WorkflowScoped({ workflowParam: 'id' })
   @HttpCode(204)
   async remove(@Param('id') id: string): Promise<void> {
-    await this.workflows.remove(id);
+    await this.deleteWorkflow.execute(id);
   }
 
   @Get(':id/versions')
   @RequireScope('read', 'write', 'run')
   @WorkflowScoped({ workflowParam: 'id' })
-  listVersions(@Param('id') id: string, @Query() query: Record<string, unknown>) {
-    return this.workflows.listVersions(id, query);
+  listVersions(@Param('id') id: string, @Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
+    return this.findWorkflows.listVersions(id, page);
   }
 
   @Get(':id/versions/:version')
   @RequireScope('read', 'write', 'run')
   @WorkflowScoped({ workflowParam: 'id' })
-  getVersion(@Param('id') id: string, @Param('version') version: string) {
-    return this.workflows.getVersion(id, version);
+  getVersion(@Param('id') id: string, @Param('version', new ZodPipe(versionParamSchema, 'path')) version: VersionParam) {
+    return this.findWorkflows.getVersion(id, version);
   }
 }

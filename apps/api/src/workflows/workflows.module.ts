@@ -1,13 +1,17 @@
 import { Module } from '@nestjs/common';
-import { LlmModule, ToolsetStoreModule, WorkflowStoreModule } from '#workflow';
+import { LlmModule, ToolsetStoreModule, WorkflowStoreModule } from '#workflow/nest';
+import { CheckWorkflow } from './check-workflow.js';
+import { CreateWorkflow } from './create-workflow.js';
+import { DeleteWorkflow } from './delete-workflow.js';
+import { FindWorkflows } from './find-workflows.js';
+import { UpdateWorkflow } from './update-workflow.js';
 import { WorkflowChecker } from './workflow-checker.js';
 import { WorkflowsController } from './workflows.controller.js';
-import { WorkflowsService } from './workflows.service.js';
 
 @Module({
   imports: [WorkflowStoreModule, ToolsetStoreModule, LlmModule],
   controllers: [WorkflowsController],
-  providers: [WorkflowsService, WorkflowChecker],
+  providers: [WorkflowChecker, CreateWorkflow, CheckWorkflow, FindWorkflows, UpdateWorkflow, DeleteWorkflow],
   exports: [WorkflowChecker],
 })
 export class WorkflowsModule {}

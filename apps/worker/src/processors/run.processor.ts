@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { WaitingError, type Job } from 'bullmq';
-import type { RunJobData } from '#workflow';
+import type { RunJobData } from '#workflow/nest';
 import { ActiveRuns } from '../runs/active-runs.js';
 import { RunExecutor } from '../runs/run-executor.js';
 

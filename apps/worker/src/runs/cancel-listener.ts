@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { APP_CONFIG, redisConnectionOptions, runCancelChannel, type AppConfig } from '#workflow';
+import { APP_CONFIG, redisConnectionOptions, runCancelChannel, type AppConfig } from '#workflow/nest';
 import { ActiveRuns } from './active-runs.js';
 
 /**

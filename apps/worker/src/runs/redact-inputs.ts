@@ -1,4 +1,11 @@
-import { redactArguments, type JsonSchema, type NodeDefinition, type RedactInputs, type ToolCatalog, type WorkflowDefinition } from '#workflow';
+import {
+  redactArguments,
+  type JsonSchema,
+  type NodeDefinition,
+  type RedactInputs,
+  type ToolCatalog,
+  type WorkflowDefinition,
+} from '#workflow';
 
 /**
  * The engine's redact hook for one run: the shared log redaction (`redactArguments`: credential

@@ -1,6 +1,16 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { APP_CONFIG, redisConnectionOptions, runEventsChannel, toLogItem, toRunView, type AppConfig, type RunDoc, type RunEvent, type RunStreamEvent } from '#workflow';
+import { type RunEvent } from '#workflow';
+import {
+  APP_CONFIG,
+  redisConnectionOptions,
+  runEventsChannel,
+  toLogItem,
+  toRunView,
+  type AppConfig,
+  type RunDoc,
+  type RunStreamEvent,
+} from '#workflow/nest';
 
 /**
  * Publishes a run's progress on Redis for SSE clients and `?wait` callers. Fire and forget: the

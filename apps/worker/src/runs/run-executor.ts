@@ -1,25 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { Types } from 'mongoose';
+import {
+  ENGINE_ERROR_CODES,
+  runWorkflow,
+  systemClock,
+  type EngineLimits,
+  type NodeRegistry,
+  type RunOutcome,
+  type RunStore,
+} from '#workflow';
 import {
   APP_CONFIG,
   ENGINE_EXTRAS,
   MAX_RUN_CLAIMS,
   NODE_REGISTRY,
+  isStoredId,
   NodeExecutionRepository,
   RunRepository,
-  runWorkflow,
-  systemClock,
   toRunView,
+  toStoredId,
   type AppConfig,
-  type EngineLimits,
-  type NodeRegistry,
   type RunDoc,
   type RunCompletion,
   type RunErrorDoc,
-  type RunOutcome,
-  type RunStore,
-} from '#workflow';
+} from '#workflow/nest';
 import type { RunHandle } from './active-runs.js';
 import { createRedactor } from './redact-inputs.js';
 import { RunEventsPublisher } from './run-events-publisher.js';
@@ -74,7 +78,7 @@ export class RunExecutor {
       if (claimed && claimed.claims > 1) await this.sessions.endLeftovers(claimed);
       return claimed;
     });
-    const early = plan && Types.ObjectId.isValid(handle.runId) ? this.preparer.prepare(new Types.ObjectId(handle.runId), plan, taken) : undefined;
+    const early = plan && isStoredId(handle.runId) ? this.preparer.prepare(toStoredId(handle.runId), plan, taken) : undefined;
     const run = await taken.catch(async (error: unknown) => {
       await early?.close();
       throw error;
@@ -84,7 +88,7 @@ export class RunExecutor {
       if (!run || run.claims > MAX_RUN_CLAIMS) {
         await early?.close();
         if (!run) return 'not-active';
-        return await this.fail(run, lease, { code: 'RUN_RECOVERY_EXHAUSTED', message: `the run was started ${MAX_RUN_CLAIMS} times without finishing` });
+        return await this.fail(run, lease, { code: ENGINE_ERROR_CODES.runRecoveryExhausted, message: `the run was started ${MAX_RUN_CLAIMS} times without finishing` });
       }
       if (run.cancelRequestedAt) handle.stop('cancel');
       if (!prepared?.matches(run)) {
@@ -109,7 +113,7 @@ export class RunExecutor {
     const version = await prepared.definition;
     if (!version) {
       await prepared.close();
-      return this.fail(run, lease, { code: 'WORKFLOW_VERSION_NOT_FOUND', message: `workflow version ${run.workflowId}/${run.version} is gone` });
+      return this.fail(run, lease, { code: ENGINE_ERROR_CODES.workflowVersionNotFound, message: `workflow version ${run.workflowId}/${run.version} is gone` });
     }
     const catalog = prepared.toolsets;
     const outcome = await runWorkflow({

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Types } from 'mongoose';
+import { newStoredId, toStoredId } from '#workflow/nest';
 import type { McpHttpTarget } from '#mcp';
 import { startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
+import { createDefaultNodeRegistry, DEFAULT_ENGINE_LIMITS, type WorkflowDefinition } from '#workflow';
 import {
-  DEFAULT_ENGINE_LIMITS,
   type AppConfig,
   type HttpConnectionSpec,
   type RunDoc,
@@ -12,10 +12,9 @@ import {
   type ToolsetSnapshot,
   type ToolsetSnapshots,
   type ToolsetTargets,
-  type WorkflowDefinition,
   type WorkflowRepository,
-} from '#workflow';
-import { certainToolsets, RunPreparer } from './run-preparation.js';
+} from '#workflow/nest';
+import { RunPreparer } from './run-preparation.js';
 import { RunSessions } from './run-sessions.js';
 
 const echo = { name: 'echo', usable: true, inputSchema: { type: 'object', properties: { message: { type: 'string' } } }, inputs: [], outputs: [], annotations: {} };
@@ -25,30 +24,13 @@ function workflow(edges: WorkflowDefinition['edges'], toolsets: Record<string, s
   return { name: 'w', nodes: [{ id: 'start', type: 'start', config: {}, inputs: {} }, ...tools, { id: 'if', type: 'condition', config: {}, inputs: {} }], edges };
 }
 
-describe('certainToolsets', () => {
-  it('follows default edges from start only: no branch, no error handle', () => {
-    const definition = workflow(
-      [
-        { source: 'start', target: 'a' },
-        { source: 'a', target: 'if' },
-        { source: 'if', sourceHandle: 'branch:x', target: 'b' },
-        { source: 'a', sourceHandle: 'error', target: 'c' },
-        { source: 'start', target: 'd' },
-        { source: 'start', target: 'missing' },
-      ],
-      { a: 'ts-1', b: 'ts-2', c: 'ts-3', d: 'ts-1' },
-    );
-    expect(certainToolsets(definition)).toEqual(['ts-1']);
-  });
-});
-
 describe('RunPreparer', () => {
   let server: FixtureServer;
   const reads: string[] = [];
   const recorded: RunMcpSessionDoc[] = [];
   let preparer: RunPreparer;
   const definition = workflow([{ source: 'start', target: 'a' }], { a: 'ts-1' });
-  const plan = { workflowId: new Types.ObjectId().toHexString(), version: 3 };
+  const plan = { workflowId: newStoredId().toHexString(), version: 3 };
 
   beforeAll(async () => {
     server = await startFixtureServer();
@@ -61,7 +43,7 @@ describe('RunPreparer', () => {
     const runs = { record: async (_id: unknown, session: RunMcpSessionDoc) => void recorded.push(session) } as unknown as RunSessionRepository;
     const workflows = { findVersion: async () => ({ definition }) } as unknown as WorkflowRepository;
     const config = { limits: { callTimeoutMs: DEFAULT_ENGINE_LIMITS.callTimeoutMs } } as AppConfig;
-    preparer = new RunPreparer(config, workflows, snapshots, targets, new RunSessions(runs, targets));
+    preparer = new RunPreparer(config, workflows, snapshots, targets, new RunSessions(runs, targets), createDefaultNodeRegistry());
   });
   afterAll(() => server.close());
 
@@ -70,10 +52,10 @@ describe('RunPreparer', () => {
     recorded.length = 0;
     let hold: (run: RunDoc | undefined) => void = () => undefined;
     const taken = new Promise<RunDoc | undefined>((resolve) => (hold = resolve));
-    const prepared = preparer.prepare(new Types.ObjectId(), plan, taken);
+    const prepared = preparer.prepare(newStoredId(), plan, taken);
     await waitUntil(() => server.sessions() === 1, 2_000, 'a session opened ahead');
     expect(recorded).toEqual([]);
-    hold({ _id: new Types.ObjectId(), workflowId: new Types.ObjectId(plan.workflowId), version: 3 } as RunDoc);
+    hold({ _id: newStoredId(), workflowId: toStoredId(plan.workflowId), version: 3 } as RunDoc);
     const result = await prepared.invoker.callTool({ toolsetId: 'ts-1', tool: 'echo', arguments: { message: 'hi' }, signal: new AbortController().signal });
     expect(result).toMatchObject({ text: 'hi', sessionReused: false });
     expect(await prepared.invoker.callTool({ toolsetId: 'ts-1', tool: 'echo', arguments: { message: 'again' }, signal: new AbortController().signal })).toMatchObject({ sessionReused: true });
@@ -87,7 +69,7 @@ describe('RunPreparer', () => {
   it('ends a session opened ahead without recording it when the run turns out not to be this worker’s', async () => {
     recorded.length = 0;
     let hold: (run: RunDoc | undefined) => void = () => undefined;
-    const prepared = preparer.prepare(new Types.ObjectId(), plan, new Promise((resolve) => (hold = resolve)));
+    const prepared = preparer.prepare(newStoredId(), plan, new Promise((resolve) => (hold = resolve)));
     await waitUntil(() => server.sessions() === 1, 2_000, 'a session opened ahead');
     hold(undefined);
     await waitUntil(() => server.sessions() === 0, 2_000, 'the refused session ended');
@@ -97,8 +79,8 @@ describe('RunPreparer', () => {
   });
 
   it('tells whether a claimed run is the one the job announced', () => {
-    const prepared = preparer.prepare(new Types.ObjectId(), plan, Promise.resolve(undefined));
-    const run = (version: number) => ({ workflowId: new Types.ObjectId(plan.workflowId), version }) as RunDoc;
+    const prepared = preparer.prepare(newStoredId(), plan, Promise.resolve(undefined));
+    const run = (version: number) => ({ workflowId: toStoredId(plan.workflowId), version }) as RunDoc;
     expect(prepared.matches(run(3))).toBe(true);
     expect(prepared.matches(run(4))).toBe(false);
     return prepared.close();

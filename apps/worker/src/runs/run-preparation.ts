@@ -1,16 +1,15 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { McpClientPool, type McpTarget, type PooledSession } from '#mcp';
+import { toolsetsToConnectAhead, type NodeRegistry, type WorkflowDefinition } from '#workflow';
 import {
   APP_CONFIG,
-  DEFAULT_HANDLE,
-  START_NODE_TYPE,
+  NODE_REGISTRY,
   ToolsetSnapshots,
   ToolsetTargets,
   WorkflowRepository,
   type AppConfig,
   type RunDoc,
-  type WorkflowDefinition,
-} from '#workflow';
+} from '#workflow/nest';
 import { RunSessions, type SessionRecorder } from './run-sessions.js';
 import { PooledToolInvoker, RunToolsets } from './run-tools.js';
 import { SharedStdioServers } from './shared-stdio-servers.js';
@@ -22,30 +21,10 @@ export interface RunPlan {
 }
 
 /**
- * Toolsets of the mcpTool nodes that run whenever the workflow runs and no node fails: those
- * reached from `start` along default (`out`) edges only, so no branch that may not be taken.
- */
-export function certainToolsets(workflow: WorkflowDefinition): string[] {
-  const nodes = new Map(workflow.nodes.map((node) => [node.id, node]));
-  const reached = new Set(workflow.nodes.filter((node) => node.type === START_NODE_TYPE).map((node) => node.id));
-  for (const id of reached) {
-    for (const edge of workflow.edges) {
-      if (edge.source === id && (edge.sourceHandle ?? DEFAULT_HANDLE) === DEFAULT_HANDLE && nodes.has(edge.target)) reached.add(edge.target);
-    }
-  }
-  const toolsets = new Set<string>();
-  for (const id of reached) {
-    const node = nodes.get(id);
-    if (node?.type === 'mcpTool' && typeof node.config?.toolsetId === 'string') toolsets.add(node.config.toolsetId);
-  }
-  return [...toolsets];
-}
-
-/**
  * One run's means, set up from its plan: the workflow version (cached: versions are immutable),
  * its toolsets (one read each), its MCP client pool and the engine's ToolInvoker over it — and,
- * at once, sessions with the servers the run will call for sure, so that connecting overlaps
- * with claiming the run and writing its first nodes instead of following them.
+ * at once, sessions with the servers the run will call for sure (the node types' `connectsAhead`),
+ * so that connecting overlaps with claiming the run and writing its first nodes instead of following them.
  */
 export class PreparedRun {
   readonly definition: Promise<WorkflowDefinition | undefined>;
@@ -57,11 +36,12 @@ export class PreparedRun {
     readonly pool: McpClientPool,
     readonly invoker: PooledToolInvoker,
     private readonly recorder: SessionRecorder,
+    registry: NodeRegistry,
   ) {
     this.definition = definition;
     // Failures surface where the executor awaits the definition or a node calls its tool.
     definition.catch(() => undefined);
-    void definition.then((workflow) => workflow && Promise.all(certainToolsets(workflow).map((toolsetId) => invoker.connectAhead(toolsetId)))).catch(() => undefined);
+    void definition.then((workflow) => workflow && Promise.all(toolsetsToConnectAhead(registry, workflow).map((toolsetId) => invoker.connectAhead(toolsetId)))).catch(() => undefined);
   }
 
   /** Whether the claimed run is the one this was prepared for (the job's plan is only a hint). */
@@ -88,6 +68,7 @@ export class RunPreparer {
     private readonly snapshots: ToolsetSnapshots,
     private readonly targets: ToolsetTargets,
     private readonly sessions: RunSessions,
+    @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
     @Optional() private readonly sharedStdio?: SharedStdioServers,
   ) {}
 
@@ -112,6 +93,6 @@ export class RunPreparer {
     };
     const invoker = new PooledToolInvoker(pool, recorder.targets, toolsets, this.config.limits.callTimeoutMs, shared);
     const definition = this.workflows.findVersion(plan.workflowId, plan.version).then((version) => version?.definition);
-    return new PreparedRun(plan, definition, toolsets, pool, invoker, recorder);
+    return new PreparedRun(plan, definition, toolsets, pool, invoker, recorder, this.registry);
   }
 }

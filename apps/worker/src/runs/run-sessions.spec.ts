@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Logger } from '@nestjs/common';
-import { Types } from 'mongoose';
+import { newStoredId } from '#workflow/nest';
 import { McpClientPool, type McpHttpTarget } from '#mcp';
 import { startFixtureServer, type FixtureServer } from '#mcp/testing';
-import type { RunDoc, RunMcpSessionDoc, RunSessionRepository, ToolsetTargets } from '#workflow';
+import type { RunDoc, RunMcpSessionDoc, RunSessionRepository, ToolsetTargets } from '#workflow/nest';
 import { RunSessions } from './run-sessions.js';
 
 /** The session records RunSessions keeps, in memory: `stored` what a run has on record, `overlaps` records that started while another ran. */
@@ -29,7 +29,7 @@ describe('RunSessions', () => {
   let server: FixtureServer;
   let targets: Record<string, McpHttpTarget>;
   const toolsetTargets = { toolsetConnectionTarget: async (id: string) => (targets[id] ? { ...targets[id] } : undefined) } as unknown as ToolsetTargets;
-  const aRun = () => ({ _id: new Types.ObjectId() }) as unknown as RunDoc;
+  const aRun = () => ({ _id: newStoredId() }) as unknown as RunDoc;
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
@@ -40,7 +40,7 @@ describe('RunSessions', () => {
 
   it("records each session a run's pool opens under the toolset whose target opened it, once per connection", async () => {
     const runs = fakeSessions();
-    const recorder = new RunSessions(runs.repository, toolsetTargets).recorder(new Types.ObjectId());
+    const recorder = new RunSessions(runs.repository, toolsetTargets).recorder(newStoredId());
     const pool = new McpClientPool({ onSessionOpened: recorder.onSessionOpened });
     const a = await recorder.targets.toolsetConnectionTarget('a');
     const b = await recorder.targets.toolsetConnectionTarget('b');
@@ -57,7 +57,7 @@ describe('RunSessions', () => {
 
   it('records sessions opened at once at once (each is its own document), then forgets exactly those once the pool is closed', async () => {
     const runs = fakeSessions();
-    const recorder = new RunSessions(runs.repository, toolsetTargets).recorder(new Types.ObjectId());
+    const recorder = new RunSessions(runs.repository, toolsetTargets).recorder(newStoredId());
     const pool = new McpClientPool({ onSessionOpened: recorder.onSessionOpened });
     const opened = await Promise.all(['a', 'b'].map(async (id) => pool.acquire((await recorder.targets.toolsetConnectionTarget(id)) as McpHttpTarget)));
     expect(runs.recorded.map((entry) => entry.sessionId).sort()).toEqual(opened.map((a) => a.connection.sessionId).sort());

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { terminateSession, type McpTarget, type PooledSession } from '#mcp';
-import { RunSessionRepository, ToolsetTargets, type RunDoc, type RunMcpSessionDoc } from '#workflow';
+import { RunSessionRepository, ToolsetTargets, type RunDoc, type RunMcpSessionDoc } from '#workflow/nest';
 import type { TargetSource } from './run-tools.js';
 
 /** What a run's pool needs to put each session it opens on record. */

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, RunQueueProducer, RunRepository, type AppConfig, type RunDoc } from '#workflow';
+import { ENGINE_ERROR_CODES, type EngineErrorCode } from '#workflow';
+import { APP_CONFIG, RunQueueProducer, RunRepository, type AppConfig, type RunDoc } from '#workflow/nest';
 import { ActiveRuns } from './active-runs.js';
 import { RunEventsPublisher } from './run-events-publisher.js';
 import { RunSessions } from './run-sessions.js';
@@ -62,16 +63,16 @@ export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown
     const runId = String(run._id);
     const state = await this.queue.jobState(runId);
     if (state === 'live') return this.runs.confirm(run._id);
-    if (state === 'failed') return this.fail(run, 'RUN_WORKER_FAILED', 'the run’s job failed and will not be retried');
+    if (state === 'failed') return this.fail(run, ENGINE_ERROR_CODES.runWorkerFailed, 'the run’s job failed and will not be retried');
     const deadline = (run.startedAt ?? run.createdAt).getTime() + this.config.limits.runDeadlineMs;
-    if (Date.now() > deadline) return this.fail(run, 'RUN_DEADLINE_EXCEEDED', `the run passed its deadline of ${this.config.limits.runDeadlineMs} ms without a live job`);
+    if (Date.now() > deadline) return this.fail(run, ENGINE_ERROR_CODES.runDeadlineExceeded, `the run passed its deadline of ${this.config.limits.runDeadlineMs} ms without a live job`);
     if (state === 'completed') await this.queue.removeJob(runId);
     await this.queue.enqueue(runId, { workflowId: String(run.workflowId), version: run.version });
     await this.runs.confirm(run._id);
     this.logger.log({ runId, status: run.status }, 'run had no job: enqueued again');
   }
 
-  private async fail(run: RunDoc, code: string, message: string): Promise<void> {
+  private async fail(run: RunDoc, code: EngineErrorCode, message: string): Promise<void> {
     const failed = await this.runs.failActive(run._id, { code, message });
     if (!failed) return;
     await this.sessions.endLeftovers(failed);

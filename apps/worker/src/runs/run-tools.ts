@@ -1,16 +1,15 @@
 import { poolKey, type AcquiredConnection, type McpClientPool, type McpTarget } from '#mcp';
 import { PromiseMemo } from './promise-memo.js';
 import {
+  ENGINE_ERROR_CODES,
   EngineError,
-  connectionSpecOf,
-  type ConnectionSpec,
   type ToolCallRequest,
   type ToolCallResult,
   type ToolCatalog,
   type ToolDescriptor,
   type ToolInvoker,
-  type ToolsetSnapshot,
 } from '#workflow';
+import { connectionSpecOf, type ConnectionSpec, type ToolsetSnapshot } from '#workflow/nest';
 
 /** Where the invoker gets a toolset's MCP target (headers opened, SSRF-safe fetch). */
 export interface TargetSource {
@@ -91,7 +90,7 @@ export class PooledToolInvoker implements ToolInvoker {
 
   async callTool(request: ToolCallRequest): Promise<ToolCallResult> {
     const target = await this.targetOf(request.toolsetId);
-    if (!target) throw new EngineError('UNKNOWN_TOOLSET', `toolset "${request.toolsetId}" does not exist (deleted after the run started?)`);
+    if (!target) throw new EngineError(ENGINE_ERROR_CODES.unknownToolset, `toolset "${request.toolsetId}" does not exist (deleted after the run started?)`);
     const descriptor = await this.catalog.getTool(request.toolsetId, request.tool);
     const key = poolKey(target);
     const firstCall = !this.used.has(key);

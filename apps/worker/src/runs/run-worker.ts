@@ -1,6 +1,14 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Worker, type Job } from 'bullmq';
-import { APP_CONFIG, RUN_JOB_ATTEMPTS, RUN_QUEUE_NAME, redisConnectionOptions, RunRepository, type AppConfig, type RunJobData } from '#workflow';
+import {
+  APP_CONFIG,
+  RUN_JOB_ATTEMPTS,
+  RUN_QUEUE_NAME,
+  redisConnectionOptions,
+  RunRepository,
+  type AppConfig,
+  type RunJobData,
+} from '#workflow/nest';
 import { RunProcessor } from '../processors/run.processor.js';
 import { ActiveRuns } from './active-runs.js';
 import { RunEventsPublisher } from './run-events-publisher.js';

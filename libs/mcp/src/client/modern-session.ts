@@ -4,7 +4,7 @@
  * revision, and its answer is remembered per server and credentials (see discovery-cache.ts), so a
  * run's pool connects with zero round trips. close() sends no DELETE: there is no session id.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type ElicitResult } from '@modelcontextprotocol/client';
 import type { FetchFunction, McpHttpTarget } from '../types.js';
 import { abortable } from './async-utils.js';
 import { httpStatusOf, toMcpError } from './classify.js';
@@ -27,9 +27,16 @@ export async function openModernSession(target: McpHttpTarget, options: OpenSess
     fetch: probe.fetch,
   });
   const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
-    capabilities: {},
+    capabilities: options.onElicitation ? { elicitation: { form: {} } } : {},
     versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } },
   });
+  const onElicitation = options.onElicitation;
+  if (onElicitation) {
+    // The SDK answers an `input_required` result's elicitations through this handler, then retries the call.
+    client.setRequestHandler('elicitation/create', ({ params }) =>
+      onElicitation({ message: params.message, requestedSchema: 'requestedSchema' in params ? params.requestedSchema : {} }) as Promise<ElicitResult>,
+    );
+  }
   let closing: Promise<void> | undefined;
   let established = false;
   const close = () => (closing ??= client.close().catch(() => undefined));

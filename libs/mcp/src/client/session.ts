@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ClientRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type ClientRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AnySchema } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { McpError, McpErrorCode } from '../errors.js';
@@ -85,7 +85,16 @@ export async function openSession(target: McpTarget, kind: ResolvedTransport, op
   transport.onerror = (error) => {
     if (established && closing === undefined) options.events.onError(error);
   };
-  const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: sdkSchemaValidator });
+  const client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
+    capabilities: options.onElicitation ? { elicitation: { form: {} } } : {},
+    jsonSchemaValidator: sdkSchemaValidator,
+  });
+  const onElicitation = options.onElicitation;
+  if (onElicitation) {
+    client.setRequestHandler(ElicitRequestSchema, ({ params }) =>
+      onElicitation({ message: params.message, requestedSchema: 'requestedSchema' in params ? params.requestedSchema : {} }) as Promise<ElicitResult>,
+    );
+  }
   // Also used when the handshake is abandoned: initialize may already have opened a server session.
   const close = () => (closing ??= shutdown(client, transport));
 

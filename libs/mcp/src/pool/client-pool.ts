@@ -19,6 +19,8 @@ export interface PooledSession {
 export interface PoolOptions {
   fetch?: ConnectOptions['fetch'];
   clientInfo?: ConnectOptions['clientInfo'];
+  /** How the pool's connections answer a server's elicitation (see ConnectOptions). */
+  onElicitation?: ConnectOptions['onElicitation'];
   /**
    * Told of every Streamable HTTP session the pool's connections open, e.g. to record it where a
    * process that outlives this one can end it. The acquire that opened a connection waits for it

@@ -6,13 +6,18 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { McpContent } from '../types.js';
+import type { ElicitationAnswer, McpContent } from '../types.js';
 
 export interface FixtureToolContext {
   /** Aborted when the client sends notifications/cancelled (or the session closes). */
   signal: AbortSignal;
   /** Sends notifications/progress, when the caller asked for progress. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Asks the client for input: an `elicitation/create` request on a session server; on the
+   * stateless one an `input_required` result, the tool then running again with the answer.
+   */
+  elicit(message: string, requestedSchema: Record<string, unknown>): Promise<ElicitationAnswer>;
 }
 
 export interface FixtureToolResult {
@@ -59,6 +64,8 @@ export function createFixtureMcpServer(name: string, tools: FixtureTool[], pageS
         if (progressToken === undefined) return;
         await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total, message } });
       },
+      elicit: async (message, requestedSchema) =>
+        (await server.elicitInput({ message, requestedSchema: requestedSchema as never }, { relatedRequestId: extra.requestId })) as ElicitationAnswer,
     });
     return { ...result };
   });

@@ -79,6 +79,19 @@ export function basicTools(): FixtureTool[] {
 
 const echoArgs: FixtureTool['handler'] = (args) => ({ content: [{ type: 'text', text: JSON.stringify(args) }] });
 
+/** Asks for a name mid-call (elicitation / input_required) and greets it; says so when declined. */
+export const greetTool: FixtureTool = {
+  name: 'greet',
+  description: 'Asks who to greet, then greets them.',
+  inputSchema: object({}),
+  handler: async (_args, { elicit }) => {
+    const answer = await elicit('Who should be greeted?', object({ name: { type: 'string', default: 'Ada' }, times: { type: 'integer', default: 1 } }, ['name']));
+    if (answer.action !== 'accept') return { content: [{ type: 'text', text: `no greeting (${answer.action})` }] };
+    const name = String(answer.content?.name);
+    return { content: [{ type: 'text', text: `Hello ${name}`.repeat(Number(answer.content?.times ?? 1)) }] };
+  },
+};
+
 export function trickySchemaTools(): FixtureTool[] {
   return [
     {

@@ -10,9 +10,22 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import { createMcpHandler, inputRequired, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import type { ElicitationAnswer } from '../types.js';
 import { basicTools } from './fixture-tools.js';
 import type { FixtureTool } from './fixture-mcp-server.js';
+
+const FORM = 'form';
+
+/** A tool asked for input it does not have yet: the call answers `input_required`. */
+class NeedsInput extends Error {
+  constructor(
+    message: string,
+    readonly requestedSchema: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
 
 export interface StatelessFixtureServerOptions {
   /** Defaults to basicTools(). */
@@ -50,8 +63,17 @@ export async function startStatelessFixtureServer(options: StatelessFixtureServe
       const tool = tools.find((candidate) => candidate.name === request.params.name);
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
       calls.set(tool.name, (calls.get(tool.name) ?? 0) + 1);
-      const result = await tool.handler(request.params.arguments ?? {}, { signal: ctx.mcpReq.signal, progress: () => Promise.resolve() });
-      return { ...result } as never;
+      const answered = ctx.mcpReq.inputResponses?.[FORM] as ElicitationAnswer | undefined;
+      const elicit = (message: string, requestedSchema: Record<string, unknown>) =>
+        answered ? Promise.resolve(answered) : Promise.reject(new NeedsInput(message, requestedSchema));
+      try {
+        const result = await tool.handler(request.params.arguments ?? {}, { signal: ctx.mcpReq.signal, progress: () => Promise.resolve(), elicit });
+        return { ...result } as never;
+      } catch (error) {
+        if (!(error instanceof NeedsInput)) throw error;
+        // Nothing is held open: the client answers and sends the call again with inputResponses.
+        return inputRequired({ inputRequests: { [FORM]: inputRequired.elicit({ message: error.message, requestedSchema: error.requestedSchema as never }) } });
+      }
     });
     return server;
   };

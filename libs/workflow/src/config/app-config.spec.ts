@@ -63,6 +63,12 @@ describe('loadConfig', () => {
     expect(problemsOf({ ...base, STDIO_WORK_DIR: 'relative' })).toEqual([expect.stringMatching(/^STDIO_WORK_DIR/)]);
   });
 
+  it('keeps periodic toolset health checks off unless given an interval of at least 100 ms', () => {
+    expect(loadConfig(base).toolsetHealthIntervalMs).toBe(0);
+    expect(loadConfig({ ...base, TOOLSET_HEALTH_INTERVAL_MS: '60000' }).toolsetHealthIntervalMs).toBe(60_000);
+    expect(problemsOf({ ...base, TOOLSET_HEALTH_INTERVAL_MS: '50' })).toEqual([expect.stringMatching(/^TOOLSET_HEALTH_INTERVAL_MS/)]);
+  });
+
   it('takes a well-formed ADMIN_API_KEY and refuses another without echoing it', () => {
     const key = `mcpf_${'A'.repeat(43)}`;
     expect(loadConfig({ ...base, ADMIN_API_KEY: key }).auth).toEqual({ adminApiKey: key, rateLimitPerMinute: 1200, failuresPerMinute: 20, failureBlockSeconds: 300 });

@@ -42,6 +42,7 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
   OUTBOUND_ALLOW: z.string().default(''),
   OUTBOUND_DENY: z.string().default(''),
+  TOOLSET_HEALTH_INTERVAL_MS: int(0),
   STDIO_TOOLSETS: z.enum(['on', 'off']).default('off'),
   STDIO_COMMANDS: z.string().default(''),
   STDIO_WORK_DIR: z.string().default(join(tmpdir(), 'mcpflow-stdio')),
@@ -73,6 +74,8 @@ export type AppConfig = Readonly<{
     maxOutputBytes: number;
   };
   outbound: { allow: string[]; deny: string[] };
+  /** Periodic health checks of every toolset by one worker at a time; 0 = off. */
+  toolsetHealthIntervalMs: number;
   /** Local (stdio) toolsets: off unless enabled, and then only the listed commands (names or absolute paths). */
   stdio: { enabled: boolean; commands: string[]; workDir: string };
   logLevel: string;
@@ -103,6 +106,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...checkSecretsKey('SECRETS_KEY', e.SECRETS_KEY, e.NODE_ENV === 'production'),
     ...checkSecretsKey('SECRETS_KEY_PREVIOUS', e.SECRETS_KEY_PREVIOUS, false),
     ...checkStdio(e.STDIO_TOOLSETS === 'on', list(e.STDIO_COMMANDS), e.STDIO_WORK_DIR),
+    ...(e.TOOLSET_HEALTH_INTERVAL_MS > 0 && e.TOOLSET_HEALTH_INTERVAL_MS < 100 ? ['TOOLSET_HEALTH_INTERVAL_MS: 0 (off) or at least 100'] : []),
   ];
   if (problems.length) throw new ConfigError(problems);
   return {
@@ -128,6 +132,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxOutputBytes: e.NODE_OUTPUT_MAX_BYTES,
     },
     outbound: { allow: list(e.OUTBOUND_ALLOW), deny: list(e.OUTBOUND_DENY) },
+    toolsetHealthIntervalMs: e.TOOLSET_HEALTH_INTERVAL_MS,
     stdio: { enabled: e.STDIO_TOOLSETS === 'on', commands: list(e.STDIO_COMMANDS), workDir: e.STDIO_WORK_DIR },
     logLevel: e.LOG_LEVEL,
     auth: {

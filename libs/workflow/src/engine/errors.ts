@@ -1,16 +1,25 @@
-/** Codes the engine itself produces. Errors raised by ports keep their own code (e.g. `MCP_TIMEOUT`). */
+/**
+ * Codes of run and node failures produced by the engine and by its host (the worker, the run store):
+ * the one place they are spelled. Errors raised by ports keep their own code (e.g. `MCP_TIMEOUT`).
+ */
 export const ENGINE_ERROR_CODES = {
   workflowInvalid: 'WORKFLOW_INVALID',
   nodeInputInvalid: 'NODE_INPUT_INVALID',
   nodeTimeout: 'NODE_TIMEOUT',
   nodeExecutionFailed: 'NODE_EXECUTION_FAILED',
   runDeadlineExceeded: 'RUN_DEADLINE_EXCEEDED',
+  runRecoveryExhausted: 'RUN_RECOVERY_EXHAUSTED',
+  runWorkerFailed: 'RUN_WORKER_FAILED',
+  workflowVersionNotFound: 'WORKFLOW_VERSION_NOT_FOUND',
   runCanceled: 'RUN_CANCELED',
   maxNodeExecutions: 'MAX_NODE_EXECUTIONS',
   mcpToolError: 'MCP_TOOL_ERROR',
   unknownNodeType: 'UNKNOWN_NODE_TYPE',
   unknownTool: 'UNKNOWN_TOOL',
+  unknownToolset: 'UNKNOWN_TOOLSET',
 } as const;
+
+export type EngineErrorCode = (typeof ENGINE_ERROR_CODES)[keyof typeof ENGINE_ERROR_CODES];
 
 export interface EngineErrorOptions {
   /** JSON-pointer-ish location in the workflow definition, e.g. `/nodes/2/inputs/text`. */

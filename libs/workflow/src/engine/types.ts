@@ -166,6 +166,14 @@ export interface ConfigValueSource {
 }
 
 /** One node type. Registered in the executor registry; the engine knows nothing else about types. */
+/** Something stored that a node uses by id: the API keeps it from deletion while the workflow's latest version uses it. */
+export interface NodeReference {
+  kind: 'toolset' | 'provider' | 'workflow';
+  id: string;
+  /** JSON pointer of the id inside the node, e.g. `/config/providerId`. */
+  path: string;
+}
+
 export interface NodeExecutor {
   type: string;
   /** Config and input checks at save time; `catalog` resolves tools. */
@@ -178,5 +186,9 @@ export interface NodeExecutor {
   describeHandles?(node: NodeDefinition): string[];
   /** Value sources inside `config`, so that validation checks their references too. */
   configValueSources?(node: NodeDefinition): ConfigValueSource[];
+  /** The toolsets, providers and workflows this node uses (delete protection, save-time checks); default none. */
+  references?(node: NodeDefinition): NodeReference[];
+  /** Toolsets whose MCP sessions the worker opens as soon as a run is claimed when this node is sure to run; default none. */
+  connectsAhead?(node: NodeDefinition): string[];
   execute(ctx: NodeExecutionContext): Promise<NodeResult>;
 }

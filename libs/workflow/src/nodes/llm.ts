@@ -3,7 +3,7 @@ import type { JsonSchema, NodeDefinition, NodeExecutor, TypedField, ValidationIs
 import { valueTypeOfSchema } from '../engine/value-types.js';
 import { failureWithDetails } from './llm/failure.js';
 import { addUsage, ZERO_USAGE } from './llm/llm-client.js';
-import { callModel, openingMessages, PROMPT_INPUTS, readModelConfig, USAGE_OUTPUT, type ModelCallLog } from './llm/model-config.js';
+import { callModel, openingMessages, PROMPT_INPUTS, providerReferences, readModelConfig, USAGE_OUTPUT, type ModelCallLog } from './llm/model-config.js';
 import { parseStructuredReply } from './llm/structured-reply.js';
 
 function readResponseSchema(node: NodeDefinition): Record<string, unknown> | undefined {
@@ -47,6 +47,7 @@ export const llmNode: NodeExecutor = {
   validate: async ({ node, nodePath }) => validateConfig(node, nodePath),
   describeInputs: async () => PROMPT_INPUTS,
   describeOutputs: async ({ node }) => outputs(readResponseSchema(node)),
+  references: providerReferences,
   execute: async (context) => {
     const { node, inputs } = context;
     const { config } = readModelConfig(node, '');

@@ -66,6 +66,9 @@ export const mcpToolNode: NodeExecutor = {
   validate: validateToolRef,
   describeInputs: async (context) => (await usableTool(context))?.inputs,
   describeOutputs: async () => OUTPUTS,
+  references: (node) => (typeof node.config?.toolsetId === 'string' ? [{ kind: 'toolset', id: node.config.toolsetId, path: '/config/toolsetId' }] : []),
+  // Its one toolset surely gets a call when the node runs, so a session opened early is never wasted.
+  connectsAhead: (node) => (typeof node.config?.toolsetId === 'string' ? [node.config.toolsetId] : []),
   execute: async ({ node, inputs, signal, services, callTimeoutMs }) => {
     const ref = readToolRef(node);
     const descriptor = ref && (await services.catalog.getTool(ref.toolsetId, ref.tool));

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, type Model } from 'mongoose';
 import { isDuplicateKeyError } from './mongo-errors.js';
+import { findPage, type Page, type PageRequest } from './paging.js';
 import { API_KEY_MODEL, type ApiKeyDocument } from './api-key.schema.js';
 
 /** An API key as it may leave the store: everything but the hash. */
@@ -56,12 +57,9 @@ export class ApiKeyRepository {
     return doc ? recordOf(doc) : undefined;
   }
 
-  /** Newest first; `cursor` is the last id of the previous page. */
-  async list(page: { limit: number; cursor?: string }): Promise<{ items: ApiKeyRecord[]; nextCursor: string | null }> {
-    const filter = page.cursor ? { _id: { $lt: page.cursor } } : {};
-    const docs = await this.model.find(filter).sort({ _id: -1 }).limit(page.limit + 1).lean<ApiKeyDocument[]>().exec();
-    const items = docs.slice(0, page.limit).map(recordOf);
-    return { items, nextCursor: docs.length > page.limit ? (items.at(-1)?.id ?? null) : null };
+  /** Newest first. */
+  page(page: PageRequest): Promise<Page<ApiKeyRecord>> {
+    return findPage(this.model, {}, page, recordOf);
   }
 
   /** Sets `revokedAt` once (a second revoke keeps the first time). */

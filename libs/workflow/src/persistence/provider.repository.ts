@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, type Model } from 'mongoose';
+import { findPage, type Page, type PageRequest } from './paging.js';
 import type { ProviderEndpoint, ProviderResolver } from '../llm/provider-resolver.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { SECRET_BOX } from '../secrets/secrets.module.js';
@@ -33,13 +34,18 @@ export function providerSummaryOf(doc: ProviderDocument): ProviderSummary {
 @Injectable()
 export class ProviderRepository implements ProviderResolver {
   constructor(
-    @InjectModel(PROVIDER_MODEL) readonly model: Model<ProviderDocument>,
+    @InjectModel(PROVIDER_MODEL) private readonly model: Model<ProviderDocument>,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
   async create(input: NewProvider): Promise<ProviderSummary> {
     const created = await this.model.create({ name: input.name, baseURL: input.baseURL, apiKey: this.box.seal(input.apiKey), models: input.models ?? [] });
     return providerSummaryOf(created.toObject());
+  }
+
+  /** Providers newest first, without keys. */
+  page(page: PageRequest): Promise<Page<ProviderSummary>> {
+    return findPage(this.model, {}, page, providerSummaryOf);
   }
 
   async findById(id: string): Promise<ProviderSummary | undefined> {

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, Types, type Model } from 'mongoose';
+import { ENGINE_ERROR_CODES } from '../engine/errors.js';
 import { GuardedUpdates } from './guarded-update.js';
 import { toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
-import { ACTIVE_RUN_STATUSES, RUN_MODEL, type RunDoc, type RunErrorDoc, type RunStatsDoc } from './run.schema.js';
+import { findPage, type Page, type PageRequest } from './paging.js';
+import { ACTIVE_RUN_STATUSES, RUN_MODEL, type RunDoc, type RunDocStatus, type RunErrorDoc, type RunStatsDoc } from './run.schema.js';
 
 export interface NewRun {
   /** The run's id when the caller needs it before the insert (to listen for its events); else a new one. */
@@ -51,8 +53,21 @@ function terminalFields(run: Pick<RunDoc, 'startedAt' | 'createdAt'>, completion
 export class RunRepository {
   private readonly guarded: GuardedUpdates<RunDoc>;
 
-  constructor(@InjectModel(RUN_MODEL) readonly runs: Model<RunDoc>) {
+  constructor(@InjectModel(RUN_MODEL) private readonly runs: Model<RunDoc>) {
     this.guarded = new GuardedUpdates(runs);
+  }
+
+  /** Runs newest first, optionally of one workflow and/or in one status. */
+  /** `workflowIds` narrows to those workflows (a workflow-limited API key); with `workflowId` too, both must hold. */
+  page(filter: { workflowId?: string; workflowIds?: readonly string[]; status?: RunDocStatus; triggeredBy?: string }, page: PageRequest): Promise<Page<RunDoc>> {
+    const workflowIds = filter.workflowIds && (filter.workflowId ? filter.workflowIds.filter((id) => id === filter.workflowId) : filter.workflowIds);
+    const query = {
+      ...(filter.workflowId && { workflowId: filter.workflowId }),
+      ...(workflowIds && { workflowId: { $in: [...workflowIds] } }),
+      ...(filter.status && { status: filter.status }),
+      ...(filter.triggeredBy && { triggeredBy: filter.triggeredBy }),
+    };
+    return findPage(this.runs, query, page, (doc) => doc);
   }
 
   /** Inserts a queued run; with an idempotency key already used for this workflow, returns that run instead. */
@@ -123,7 +138,7 @@ export class RunRepository {
   async cancelQueued(id: string): Promise<RunDoc | undefined> {
     if (!isValidObjectId(id)) return undefined;
     const now = new Date();
-    const error = { code: 'RUN_CANCELED', message: 'the run was canceled before it started' };
+    const error = { code: ENGINE_ERROR_CODES.runCanceled, message: 'the run was canceled before it started' };
     return this.guarded.apply(new Types.ObjectId(id), { status: 'queued' }, { $set: { status: 'canceled', finishedAt: now, durationMs: 0, error, cancelRequestedAt: now } });
   }
 

@@ -5,6 +5,7 @@ import { ToolsetCatalog } from './toolset-catalog.js';
 import { ToolsetSnapshots } from './toolset-snapshots.js';
 import { ToolsetRepository } from './toolset.repository.js';
 import { ToolsetTargets } from './toolset-targets.js';
+import { ToolsetHealthChecker } from './toolset-health.js';
 
 /**
  * Stored toolsets for the API and the worker: the repository (headers sealed/opened here only),
@@ -14,7 +15,7 @@ import { ToolsetTargets } from './toolset-targets.js';
  */
 @Module({
   imports: [SecretsModule, OutboundModule],
-  providers: [ToolsetRepository, ToolsetCatalog, ToolsetTargets, ToolsetSnapshots],
-  exports: [ToolsetRepository, ToolsetCatalog, ToolsetTargets, ToolsetSnapshots],
+  providers: [ToolsetRepository, ToolsetCatalog, ToolsetTargets, ToolsetSnapshots, ToolsetHealthChecker],
+  exports: [ToolsetRepository, ToolsetCatalog, ToolsetTargets, ToolsetSnapshots, ToolsetHealthChecker],
 })
 export class ToolsetStoreModule {}

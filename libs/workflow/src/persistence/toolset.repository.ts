@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, type Model } from 'mongoose';
+import { findPage, type Page, type PageRequest } from './paging.js';
 import type { ServerInfo, ToolSnapshot } from '#mcp';
 import { SECRET_BOX } from '../secrets/secrets.module.js';
 import type { SecretBox } from '../secrets/secret-box.js';
@@ -9,6 +10,7 @@ import {
   type ResolvedHttpTransport,
   type ResolvedToolsetTransport,
   type StdioProcessMode,
+  type StoredHealth,
   type StoredHeader,
   type ToolsetDocument,
   type ToolsetKind,
@@ -41,6 +43,7 @@ export interface ToolsetSummary {
   serverInfo: ServerInfo;
   toolCount: number;
   toolsRefreshedAt: Date;
+  health?: StoredHealth;
   revision: number;
   createdBy: string | null;
   updatedBy: string | null;
@@ -131,6 +134,7 @@ export function toolsetSummaryOf(doc: ToolsetDocument): ToolsetSummary {
     updatedAt: doc.updatedAt,
   };
   if (typeof doc.timeoutMs === 'number') summary.timeoutMs = doc.timeoutMs;
+  if (doc.health) summary.health = doc.health;
   if (doc.kind === 'stdio') Object.assign(summary, { command: doc.command, args: doc.args ?? [], envNames: (doc.env ?? []).map((entry) => entry.name), process: doc.process ?? 'per-run' });
   else summary.url = doc.url;
   return summary;
@@ -144,7 +148,7 @@ export function toolsOf(doc: Pick<ToolsetDocument, 'tools'>): ToolSnapshot[] {
 @Injectable()
 export class ToolsetRepository {
   constructor(
-    @InjectModel(TOOLSET_MODEL) readonly model: Model<ToolsetDocument>,
+    @InjectModel(TOOLSET_MODEL) private readonly model: Model<ToolsetDocument>,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
@@ -163,6 +167,11 @@ export class ToolsetRepository {
       updatedBy: input.createdBy ?? null,
     });
     return this.recordOf(created.toObject());
+  }
+
+  /** Toolsets newest first, as summaries (no headers, no tools). */
+  page(page: PageRequest): Promise<Page<ToolsetSummary>> {
+    return findPage(this.model, {}, page, toolsetSummaryOf);
   }
 
   async findById(id: string): Promise<ToolsetRecord | undefined> {
@@ -211,6 +220,21 @@ export class ToolsetRepository {
       : null;
     if (doc) return { ok: true, toolset: this.recordOf(doc) };
     return { ok: false, reason: (await this.exists(id)) ? 'conflict' : 'missing' };
+  }
+
+  /** Every toolset's id, oldest first (the periodic health check walks them). */
+  async allIds(): Promise<string[]> {
+    const docs = await this.model.find({}, { _id: 1 }).sort({ _id: 1 }).lean<Pick<ToolsetDocument, '_id'>[]>().exec();
+    return docs.map((doc) => String(doc._id));
+  }
+
+  /**
+   * Stores a health check's outcome. Not a change of the toolset: no revision move (runs' cached
+   * snapshots and pending PATCHes stay valid) and no updatedAt.
+   */
+  async recordHealth(id: string, health: StoredHealth): Promise<void> {
+    if (!isValidObjectId(id)) return;
+    await this.model.updateOne({ _id: id }, { $set: { health } }, { timestamps: false }).exec();
   }
 
   async delete(id: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import { Schema, type Types } from 'mongoose';
+import { HTTP_TRANSPORTS, TRANSPORT_MODES, type HttpTransport, type TransportMode } from '#mcp';
 
 /**
  * A toolset: one MCP server — by URL (`kind: 'http'`, the default of documents written before
@@ -16,8 +17,9 @@ import { Schema, type Types } from 'mongoose';
 export const TOOLSET_MODEL = 'Toolset';
 export const TOOLSETS_COLLECTION = 'toolsets';
 
-export type TransportMode = 'auto' | 'streamable-http' | 'sse';
-export type ResolvedHttpTransport = 'streamable-http' | 'sse';
+export type { TransportMode };
+/** The HTTP transport a toolset's server answered on. */
+export type ResolvedHttpTransport = HttpTransport;
 export type ToolsetKind = 'http' | 'stdio';
 /** How a worker runs a stdio toolset's server: a process per run (isolated), or one per worker process shared by its runs (fast). */
 export type StdioProcessMode = 'per-run' | 'per-worker';
@@ -35,6 +37,15 @@ export interface StoredTool {
   usable: boolean;
   /** JSON of the tool's ToolSnapshot (libs/mcp). */
   snapshot: string;
+}
+
+/** The last health check (`POST /toolsets/:id/check` or the periodic one). */
+export interface StoredHealth {
+  ok: boolean;
+  checkedAt: Date;
+  latencyMs: number;
+  protocolVersion?: string;
+  error?: { code: string; message: string };
 }
 
 export interface ToolsetDocument {
@@ -60,6 +71,7 @@ export interface ToolsetDocument {
   tools: StoredTool[];
   toolCount: number;
   toolsRefreshedAt: Date;
+  health?: StoredHealth;
   revision: number;
   /** Ids of the API keys that created the toolset and last changed it (absent before keys existed). */
   createdBy?: string | null;
@@ -78,8 +90,8 @@ export const ToolsetSchema = new Schema<ToolsetDocument>(
     args: { type: [String], default: undefined },
     env: { type: [{ _id: false, name: { type: String, required: true }, value: { type: String, required: true } }], default: undefined },
     process: { type: String, required: false, enum: ['per-run', 'per-worker'] },
-    transport: { type: String, required: true, enum: ['auto', 'streamable-http', 'sse', 'stdio'] },
-    resolvedTransport: { type: String, required: true, enum: ['streamable-http', 'sse', 'stdio'] },
+    transport: { type: String, required: true, enum: [...TRANSPORT_MODES, 'stdio'] },
+    resolvedTransport: { type: String, required: true, enum: [...HTTP_TRANSPORTS, 'stdio'] },
     timeoutMs: { type: Number, required: false },
     serverInfo: {
       _id: false,
@@ -89,6 +101,17 @@ export const ToolsetSchema = new Schema<ToolsetDocument>(
     tools: { type: [{ _id: false, name: { type: String, required: true }, usable: { type: Boolean, required: true }, snapshot: { type: String, required: true } }], default: [] },
     toolCount: { type: Number, required: true },
     toolsRefreshedAt: { type: Date, required: true },
+    health: {
+      _id: false,
+      type: {
+        ok: { type: Boolean, required: true },
+        checkedAt: { type: Date, required: true },
+        latencyMs: { type: Number, required: true },
+        protocolVersion: { type: String },
+        error: { _id: false, type: { code: { type: String }, message: { type: String } } },
+      },
+      required: false,
+    },
     revision: { type: Number, required: true, default: 1 },
     createdBy: { type: String, default: null },
     updatedBy: { type: String, default: null },

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, Types, type Model } from 'mongoose';
+import { findPage, type Page, type PageRequest } from './paging.js';
 import type { WorkflowDefinition } from '../engine/types.js';
 import { fromJsonText, toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
@@ -54,8 +55,8 @@ export class WorkflowRepository {
   private readonly versionCache = new Map<string, StoredWorkflowVersion>();
 
   constructor(
-    @InjectModel(WORKFLOW_MODEL) readonly workflows: Model<WorkflowDoc>,
-    @InjectModel(WORKFLOW_VERSION_MODEL) readonly versions: Model<WorkflowVersionDoc>,
+    @InjectModel(WORKFLOW_MODEL) private readonly workflows: Model<WorkflowDoc>,
+    @InjectModel(WORKFLOW_VERSION_MODEL) private readonly versions: Model<WorkflowVersionDoc>,
   ) {}
 
   /**
@@ -70,6 +71,17 @@ export class WorkflowRepository {
       .lean<{ _id: unknown; name: string }>()
       .exec();
     return workflow ? { workflowId: String(workflow._id), name: workflow.name } : undefined;
+  }
+
+  /** Live (not deleted) workflows, newest first. */
+  pageLive(page: PageRequest, only: readonly string[] | null = null): Promise<Page<WorkflowDoc>> {
+    const filter = only ? { deletedAt: null, _id: { $in: [...only] } } : { deletedAt: null };
+    return findPage(this.workflows, filter, page, (doc) => doc);
+  }
+
+  /** A workflow's versions, newest first. */
+  pageVersions(workflowId: string, page: PageRequest): Promise<Page<WorkflowVersionDoc>> {
+    return findPage(this.versions, { workflowId }, page, (doc) => doc);
   }
 
   /** `actor`: id of the API key saving it (`createdBy` / `updatedBy`). */

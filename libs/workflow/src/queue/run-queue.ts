@@ -3,6 +3,9 @@ import type { AppConfig } from '../config/app-config.js';
 /** The API ↔ worker contract: one queue of runs; a job carries only the run id (state lives in MongoDB). */
 export const RUN_QUEUE_NAME = 'runs';
 
+/** Periodic toolset health checks: one scheduled job per interval, one active job across all workers. */
+export const TOOLSET_HEALTH_QUEUE_NAME = 'toolset-health';
+
 export interface RunJobData {
   runId: string;
   /**

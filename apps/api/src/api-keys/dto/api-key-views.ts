@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '#workflow';
+import type { ApiKeyRecord } from '#workflow/nest';
 
 /** A key as the API shows it: never the key (except once, at creation) and never its hash. */
 export type ApiKeyView = ApiKeyRecord;

@@ -1,4 +1,4 @@
-import type { ProviderSummary } from '#workflow';
+import type { ProviderSummary } from '#workflow/nest';
 import { MASK } from './provider-requests.js';
 
 /** Response body of /providers. The API key never appears: it is always shown as "***". */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TRANSPORT_MODES } from '#mcp';
 import { httpUrl } from '../../common/http-url.js';
 
 /** Request bodies of /toolsets (strict: unknown fields are rejected with their path). */
@@ -25,7 +26,7 @@ const headers = z.record(z.string(), z.string().max(8192).regex(/^[^\r\n\0]*$/, 
 });
 
 const name = z.string().trim().min(1).max(200);
-const transport = z.enum(['auto', 'streamable-http', 'sse']);
+const transport = z.enum(TRANSPORT_MODES);
 /** Per-call timeout of the toolset's tools; the configured MCP_CALL_TIMEOUT_MS applies when absent. */
 const timeoutMs = z.number().int().min(100).max(3_600_000);
 

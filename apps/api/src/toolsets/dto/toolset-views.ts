@@ -1,5 +1,13 @@
 import type { NormalizedToolResult, ServerInfo, ToolSnapshot } from '#mcp';
-import type { ResolvedToolsetTransport, StdioProcessMode, ToolsetKind, ToolsetRecord, ToolsetSummary, TransportMode } from '#workflow';
+import type {
+  ResolvedToolsetTransport,
+  StdioProcessMode,
+  StoredHealth,
+  ToolsetKind,
+  ToolsetRecord,
+  ToolsetSummary,
+  TransportMode,
+} from '#workflow/nest';
 import { MASK } from './toolset-requests.js';
 
 /** Response bodies of /toolsets. Header and env values never appear: every one is shown as "***". */
@@ -42,15 +50,32 @@ export interface ToolsetSummaryView {
   /** Ids of the API keys that created the toolset and last changed it. */
   createdBy: string | null;
   updatedBy: string | null;
+  /** The last health check; null before the first. */
+  health: HealthView | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface HealthView {
+  ok: boolean;
+  checkedAt: string;
+  latencyMs: number;
+  protocolVersion?: string;
+  error?: { code: string; message: string };
+}
+
+export function healthView(health: StoredHealth): HealthView {
+  const view: HealthView = { ok: health.ok, checkedAt: health.checkedAt.toISOString(), latencyMs: health.latencyMs };
+  if (health.protocolVersion !== undefined) view.protocolVersion = health.protocolVersion;
+  if (health.error) view.error = { code: health.error.code, message: health.error.message };
+  return view;
 }
 
 export interface ToolsetView extends ToolsetSummaryView {
   tools: ToolView[];
 }
 
-export type ToolsetPreviewView = Omit<ToolsetView, 'id' | 'createdAt' | 'updatedAt' | 'toolsRefreshedAt' | 'createdBy' | 'updatedBy'>;
+export type ToolsetPreviewView = Omit<ToolsetView, 'id' | 'createdAt' | 'updatedAt' | 'toolsRefreshedAt' | 'health' | 'createdBy' | 'updatedBy'>;
 
 export function maskHeaders(names: Iterable<string>): Record<string, string> {
   return Object.fromEntries([...names].map((name) => [name, MASK]));
@@ -89,6 +114,7 @@ export function toolsetSummaryView(toolset: ToolsetSummary): ToolsetSummaryView 
     toolsRefreshedAt: toolset.toolsRefreshedAt.toISOString(),
     createdBy: toolset.createdBy,
     updatedBy: toolset.updatedBy,
+    health: toolset.health ? healthView(toolset.health) : null,
     createdAt: toolset.createdAt.toISOString(),
     updatedAt: toolset.updatedAt.toISOString(),
   };

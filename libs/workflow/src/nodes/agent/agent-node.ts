@@ -1,7 +1,7 @@
-import type { NodeExecutor, TypedField } from '../../engine/types.js';
+import type { NodeDefinition, NodeExecutor, NodeReference, TypedField } from '../../engine/types.js';
 import { failureWithDetails } from '../llm/failure.js';
 import { addUsage, ZERO_USAGE } from '../llm/llm-client.js';
-import { openingMessages, PROMPT_INPUTS, USAGE_OUTPUT } from '../llm/model-config.js';
+import { openingMessages, PROMPT_INPUTS, providerReferences, USAGE_OUTPUT } from '../llm/model-config.js';
 import { readAgentConfig, validateAgentToolsets } from './agent-config.js';
 import { runAgentLoop, type AgentTrace } from './agent-loop.js';
 import { functionCallingProtocol } from './function-mode.js';
@@ -39,6 +39,16 @@ function detailsOf(config: { providerId: string; model: string; mode: string }, 
  * (as function tools, or in the system prompt with `mode: "prompt"`), and the loop runs until
  * the model answers without asking for a tool or `maxIterations` model calls are spent.
  */
+/** Its provider and every toolset it may call (`config.toolsets[].toolsetId`). */
+function agentReferences(node: NodeDefinition): NodeReference[] {
+  const toolsets = Array.isArray(node.config?.toolsets) ? node.config.toolsets : [];
+  const toolsetReferences = toolsets.flatMap((entry: unknown, index): NodeReference[] => {
+    const toolsetId = (entry as { toolsetId?: unknown } | null)?.toolsetId;
+    return typeof toolsetId === 'string' ? [{ kind: 'toolset', id: toolsetId, path: `/config/toolsets/${index}/toolsetId` }] : [];
+  });
+  return [...providerReferences(node), ...toolsetReferences];
+}
+
 export const agentNode: NodeExecutor = {
   type: 'agent',
   validate: async ({ node, nodePath, catalog }) => {
@@ -47,6 +57,7 @@ export const agentNode: NodeExecutor = {
   },
   describeInputs: async () => PROMPT_INPUTS,
   describeOutputs: async () => OUTPUTS,
+  references: agentReferences,
   execute: async (context) => {
     const { config } = readAgentConfig(context.node, '');
     const trace: AgentTrace = { modelCalls: [], toolCalls: [] };

@@ -30,7 +30,7 @@ export async function loadToolbox(catalog: ToolCatalog, choices: readonly AgentT
   const picked: Omit<AgentTool, 'functionName'>[] = [];
   for (const choice of choices) {
     const descriptors = await catalog.listTools(choice.toolsetId);
-    if (!descriptors) throw new EngineError('UNKNOWN_TOOLSET', `toolset "${choice.toolsetId}" does not exist`);
+    if (!descriptors) throw new EngineError(ENGINE_ERROR_CODES.unknownToolset, `toolset "${choice.toolsetId}" does not exist`);
     const wanted = choice.tools ? new Set(choice.tools) : undefined;
     for (const name of wanted ?? []) {
       if (!descriptors.some((descriptor) => descriptor.name === name && descriptor.usable)) {

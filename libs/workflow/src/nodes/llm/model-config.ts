@@ -1,4 +1,4 @@
-import type { NodeDefinition, NodeExecutionContext, TypedField, ValidationIssue } from '../../engine/types.js';
+import type { NodeDefinition, NodeExecutionContext, NodeReference, TypedField, ValidationIssue } from '../../engine/types.js';
 import type { LlmChatRequest, LlmChatResponse, LlmMessage, LlmUsage } from './llm-client.js';
 import { llmClientOf } from './llm-client.js';
 
@@ -39,6 +39,12 @@ export const USAGE_OUTPUT: TypedField = {
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 
 /** Reads the model part of a node's config; `issues` says what is wrong, with paths. */
+/** The provider a model-calling node names, for `references`. */
+export function providerReferences(node: NodeDefinition): NodeReference[] {
+  const providerId = node.config?.providerId;
+  return typeof providerId === 'string' ? [{ kind: 'provider', id: providerId, path: '/config/providerId' }] : [];
+}
+
 export function readModelConfig(node: NodeDefinition, nodePath: string): { config: ModelConfig; issues: ValidationIssue[] } {
   const raw = node.config ?? {};
   const issues: ValidationIssue[] = [];

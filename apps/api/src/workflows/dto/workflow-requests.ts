@@ -37,3 +37,5 @@ export const workflowBodySchema = z.strictObject({
 export type WorkflowBody = z.output<typeof workflowBodySchema>;
 
 export const versionParamSchema = z.coerce.number().int().min(1);
+
+export type VersionParam = z.output<typeof versionParamSchema>;

@@ -1,5 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, runCancelChannel, RunQueueProducer, RunRepository, toRunView, type AppConfig, type RunView } from '#workflow';
+import {
+  APP_CONFIG,
+  runCancelChannel,
+  RunQueueProducer,
+  RunRepository,
+  toRunView,
+  type AppConfig,
+  type RunView,
+} from '#workflow/nest';
 import { ConflictError, NotFoundError } from '../common/api-errors.js';
 import { RedisConnection } from '../redis/redis.module.js';
 import { RunEventsHub } from './run-events-hub.js';
@@ -14,14 +22,14 @@ export interface CanceledRun {
 }
 
 /**
- * Cancel (SPEC §4). A queued run ends at once. A running run gets `cancelRequestedAt` in MongoDB
+ * `POST /runs/:id/cancel` (SPEC §4). A queued run ends at once. A running run gets `cancelRequestedAt` in MongoDB
  * and a message on the workers' cancel channel; the worker holding it aborts the engine (in-flight
  * MCP calls are cancelled, the server receives notifications/cancelled) and ends it `canceled`.
  * A worker that missed the message sees the request on its next check of MongoDB.
  */
 @Injectable()
-export class CancelRunService {
-  private readonly logger = new Logger(CancelRunService.name);
+export class CancelRun {
+  private readonly logger = new Logger(CancelRun.name);
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -32,7 +40,7 @@ export class CancelRunService {
     private readonly redis: RedisConnection,
   ) {}
 
-  async cancel(runId: string): Promise<CanceledRun> {
+  async execute(runId: string): Promise<CanceledRun> {
     const queued = await this.runs.cancelQueued(runId);
     if (queued) {
       const run = toRunView(queued);

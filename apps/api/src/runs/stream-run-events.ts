@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { NodeExecutionRepository, RunRepository, toExecutionRecord, type RunStreamEvent } from '#workflow';
+import { NodeExecutionRepository, RunRepository, toExecutionRecord, type RunStreamEvent } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 import { RunEventStream } from './run-event-stream.js';
 import { RunEventsHub } from './run-events-hub.js';
@@ -12,14 +12,14 @@ const HEARTBEAT_MS = 15_000;
 
 /** `GET /runs/:id/events`: Server-Sent Events, replay from MongoDB then live from Redis. */
 @Injectable()
-export class RunEventsService {
+export class StreamRunEvents {
   constructor(
     private readonly runs: RunRepository,
     private readonly executions: NodeExecutionRepository,
     private readonly hub: RunEventsHub,
   ) {}
 
-  async stream(runId: string, req: Request, res: Response): Promise<void> {
+  async execute(runId: string, req: Request, res: Response): Promise<void> {
     if (!(await this.runs.findById(runId))) throw new NotFoundError('Run', runId);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.flushHeaders();

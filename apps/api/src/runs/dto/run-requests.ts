@@ -1,6 +1,5 @@
-import { isValidObjectId } from 'mongoose';
 import { z } from 'zod';
-import { RUN_STATUSES } from '#workflow';
+import { isStoredId, RUN_STATUSES } from '#workflow/nest';
 
 /** The longest `?wait=` honoured (ms): a longer wait answers like this one (202 if still running). */
 export const MAX_WAIT_MS = 120_000;
@@ -21,7 +20,7 @@ export const idempotencyKeySchema = z
   .max(255)
   .regex(/^[\x21-\x7e]+$/, 'must be 1–255 printable ASCII characters without spaces');
 
-const objectId = z.string().refine((value) => isValidObjectId(value), 'not a valid id');
+const objectId = z.string().refine((value) => isStoredId(value), 'not a valid id');
 
 export const runListQuerySchema = z.object({
   workflowId: objectId.optional(),
@@ -34,3 +33,7 @@ export const logPageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   cursor: z.coerce.number().int().min(0).optional(),
 });
+
+export type StartRunBody = z.output<typeof startRunBodySchema>;
+export type RunListQuery = z.output<typeof runListQuerySchema>;
+export type LogPageQuery = z.output<typeof logPageQuerySchema>;

@@ -1,0 +1,27 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { RunRepository, toRunView, WorkflowRepository } from '#workflow/nest';
+import { ConflictError, NotFoundError } from '../common/api-errors.js';
+import { RunAdmission, type StartedRun, type StartRunOptions } from './run-admission.js';
+import { isTerminal } from './run-waiter.js';
+
+/** `POST /runs/:id/retry`: a new run of the same version with the same inputs. */
+@Injectable()
+export class RetryRun {
+  constructor(
+    private readonly runs: RunRepository,
+    private readonly workflows: WorkflowRepository,
+    private readonly admission: RunAdmission,
+  ) {}
+
+  async execute(runId: string, options: StartRunOptions): Promise<StartedRun> {
+    const source = await this.runs.findById(runId);
+    if (!source) throw new NotFoundError('Run', runId);
+    if (!isTerminal(source)) throw new ConflictError('RUN_NOT_FINISHED', `run ${runId} is ${source.status}; only a finished run can be retried`);
+    const workflowId = String(source.workflowId);
+    if (!(await this.workflows.findLive(workflowId))) throw new NotFoundError('Workflow', workflowId);
+    const { inputs } = toRunView(source);
+    const requestHash = createHash('sha256').update(JSON.stringify(['retry', runId])).digest('hex');
+    return this.admission.accept({ workflowId, version: source.version, inputs, requestHash, retryOf: runId }, options);
+  }
+}

@@ -1,0 +1,89 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { newStoredId, RunQueueProducer, RunRepository, toRunView, type RunDoc, type RunView } from '#workflow/nest';
+import { ConflictError } from '../common/api-errors.js';
+import { MAX_WAIT_MS } from './dto/run-requests.js';
+import { isTerminal, RunWaiter, type RunWatch } from './run-waiter.js';
+
+/** What the controller parsed beside the body: the `Idempotency-Key` header and `?wait`. */
+export interface StartRunOptions {
+  idempotencyKey?: string;
+  waitMs?: number;
+  /** Id of the API key asking (recorded as the run's `triggeredBy`). */
+  triggeredBy?: string;
+}
+
+export interface StartedRun {
+  /** 200 when `?wait` saw the run finish, else 202. */
+  statusCode: 200 | 202;
+  /** True when an earlier request with the same Idempotency-Key created the run. */
+  replayed: boolean;
+  run: RunView;
+}
+
+export interface RunRequest {
+  workflowId: string;
+  version: number;
+  inputs: Record<string, unknown>;
+  requestHash?: string;
+  retryOf?: string;
+}
+
+/**
+ * Accepting a run once start or retry has decided what to run (SPEC §4): the run stored `queued`
+ * (or the earlier run of the same Idempotency-Key), then enqueued, then answered — at once or,
+ * with `?wait`, when it finishes. If Redis is unreachable the run is still accepted (202): it is
+ * stored, and the worker's recovery sweep enqueues it once Redis is back.
+ */
+@Injectable()
+export class RunAdmission {
+  private readonly logger = new Logger(RunAdmission.name);
+
+  constructor(
+    private readonly runs: RunRepository,
+    private readonly queue: RunQueueProducer,
+    private readonly waiter: RunWaiter,
+  ) {}
+
+  async accept(request: RunRequest, options: StartRunOptions): Promise<StartedRun> {
+    const { idempotencyKey } = options;
+    const waitMs = Math.min(options.waitMs ?? 0, MAX_WAIT_MS);
+    // The id is chosen here so that `?wait` subscribes while the run is inserted, not after.
+    const id = newStoredId();
+    const early = waitMs > 0 ? this.waiter.watch(String(id)) : undefined;
+    const inserted = await this.runs.insert({ ...request, id, idempotencyKey, requestHash: idempotencyKey && request.requestHash, triggeredBy: options.triggeredBy }).catch((error: unknown) => {
+      void early?.then((watch) => watch.close());
+      throw error;
+    });
+    let watch = await early;
+    if (!inserted.created) {
+      // An earlier request made the run (its own id): listen to that one instead.
+      watch?.close();
+      if (inserted.run.requestHash !== request.requestHash) {
+        throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used for another request to this workflow');
+      }
+      watch = watch && (await this.waiter.watch(String(inserted.run._id)));
+    }
+    const runId = String(inserted.run._id);
+    try {
+      if (inserted.created) await this.enqueue(runId, request);
+      return await this.answer(inserted.run, !inserted.created, watch, waitMs);
+    } finally {
+      watch?.close();
+    }
+  }
+
+  private async enqueue(runId: string, { workflowId, version }: RunRequest): Promise<void> {
+    try {
+      await this.queue.enqueue(runId, { workflowId, version });
+    } catch (error) {
+      this.logger.warn({ err: error, runId }, 'run stored but not enqueued (Redis unreachable): the recovery sweep will enqueue it');
+    }
+  }
+
+  private async answer(run: RunDoc, replayed: boolean, watch: RunWatch | undefined, waitMs: number): Promise<StartedRun> {
+    const view = toRunView(run);
+    // A run just created is known to be queued; a replayed one is read again (it may have moved on).
+    const latest = watch ? ((await watch.until(waitMs, replayed ? undefined : view)) ?? view) : view;
+    return { statusCode: isTerminal(latest) ? 200 : 202, replayed, run: latest };
+  }
+}

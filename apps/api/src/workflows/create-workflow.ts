@@ -1,0 +1,22 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { referencesOf, type NodeRegistry } from '#workflow';
+import { NODE_REGISTRY, WorkflowRepository } from '#workflow/nest';
+import type { WorkflowBody } from './dto/workflow-requests.js';
+import { toWorkflowView } from './dto/workflow-views.js';
+import { WorkflowChecker } from './workflow-checker.js';
+
+/** `POST /workflows`: version 1 of a new workflow, once every check passes. */
+@Injectable()
+export class CreateWorkflow {
+  constructor(
+    private readonly workflows: WorkflowRepository,
+    private readonly checker: WorkflowChecker,
+    @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
+  ) {}
+
+  /** `actor`: id of the API key asking (`createdBy`). */
+  async execute(body: WorkflowBody, actor?: string) {
+    const definition = await this.checker.require(body);
+    return toWorkflowView(await this.workflows.create(definition, referencesOf(this.registry, definition.nodes), actor));
+  }
+}

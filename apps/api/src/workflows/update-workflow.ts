@@ -1,0 +1,26 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { referencesOf, type NodeRegistry } from '#workflow';
+import { NODE_REGISTRY, WorkflowRepository } from '#workflow/nest';
+import { NotFoundError } from '../common/api-errors.js';
+import type { WorkflowBody } from './dto/workflow-requests.js';
+import { toWorkflowView } from './dto/workflow-views.js';
+import { WorkflowChecker } from './workflow-checker.js';
+
+/** `PUT /workflows/:id`: every change is a new immutable version. */
+@Injectable()
+export class UpdateWorkflow {
+  constructor(
+    private readonly workflows: WorkflowRepository,
+    private readonly checker: WorkflowChecker,
+    @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
+  ) {}
+
+  /** `actor`: id of the API key asking (the version's `createdBy`, the workflow's `updatedBy`). */
+  async execute(id: string, body: WorkflowBody, actor?: string) {
+    if (!(await this.workflows.findLive(id))) throw new NotFoundError('Workflow', id);
+    const definition = await this.checker.require(body);
+    const stored = await this.workflows.addVersion(id, definition, referencesOf(this.registry, definition.nodes), actor);
+    if (!stored) throw new NotFoundError('Workflow', id);
+    return toWorkflowView(stored);
+  }
+}

@@ -1,0 +1,66 @@
+// Infrastructure surface of libs/workflow (`#workflow/nest`): typed config, Nest modules,
+// persistence (mongoose schemas and repositories), the queue contract, secrets and adapters.
+// The pure engine and node types are the other entry point, `#workflow` (./index.ts).
+
+// Configuration (shared by API and worker)
+export * from './config/app-config.js';
+export * from './config/config.module.js';
+
+// Queue: the API ↔ worker contract
+export * from './queue/run-queue.js';
+export * from './queue/run-jobs.js';
+export * from './queue/run-stream.js';
+export { RunQueueProducer, type RunJobState } from './queue/run-queue-producer.js';
+
+// Persistence: collections shared by API and worker; ids and cursor pages without mongoose in the apps
+export * from './persistence/persistence.module.js';
+export { isStoredId, newStoredId, toStoredId } from './persistence/object-ids.js';
+export type { Page, PageRequest } from './persistence/paging.js';
+
+// Secrets: AES-256-GCM at rest (toolset headers, provider API keys)
+export { createSecretBox, SecretBoxError, type SecretBox, type SecretBoxOptions } from './secrets/secret-box.js';
+export { SECRET_BOX, SecretsModule } from './secrets/secrets.module.js';
+export { SECRET_MASK, scrubSecrets } from './secrets/scrub-secrets.js';
+
+// Toolsets: stored MCP servers, the engine's ToolCatalog over them, MCP targets with opened headers
+export * from './persistence/toolset.schema.js';
+export * from './persistence/toolset.repository.js';
+export { ToolsetCatalog, toolDescriptorOf } from './persistence/toolset-catalog.js';
+export {
+  ToolsetTargets,
+  connectionSpecOf,
+  connectionTarget,
+  type ConnectionSpec,
+  type HttpConnectionSpec,
+  type StdioConnectionSpec,
+  type TargetOptions,
+} from './persistence/toolset-targets.js';
+export { StdioRefusedError, stdioRefusal, type StdioRefusalCode } from './stdio/stdio-policy.js';
+export { ToolsetSnapshots, type ToolsetSnapshot } from './persistence/toolset-snapshots.js';
+export { ToolsetHealthChecker, type ToolsetHealth } from './persistence/toolset-health.js';
+export { ToolsetStoreModule } from './persistence/toolset-store.module.js';
+export { OutboundHttp, OutboundModule } from './outbound/outbound.module.js';
+
+// LLM: providers and the OpenAI-compatible LlmClient adapter
+export type { ProviderEndpoint, ProviderResolver } from './llm/provider-resolver.js';
+export { createOpenAiLlmClient, type OpenAiLlmClientOptions } from './llm/openai-llm-client.js';
+export { LLM_CLIENT, LlmModule } from './llm/llm.module.js';
+export * from './persistence/provider.schema.js';
+export * from './persistence/provider.repository.js';
+
+// Workflows and runs: stored definitions and versions, runs, node executions (the MongoDB RunStore)
+export * from './persistence/workflow.schema.js';
+export * from './persistence/run.schema.js';
+export * from './persistence/node-execution.schema.js';
+export * from './persistence/run-session.schema.js';
+export { WorkflowRepository, type StoredWorkflow, type StoredWorkflowVersion, type WorkflowReferences } from './persistence/workflow.repository.js';
+export { RunRepository, type NewRun, type InsertRunResult, type RunCompletion } from './persistence/run.repository.js';
+export { RunSessionRepository } from './persistence/run-session.repository.js';
+export { NodeExecutionRepository, toExecutionRecord, type LoggedExecutionDoc } from './persistence/node-execution.repository.js';
+export { WorkflowStoreModule } from './persistence/workflow-store.module.js';
+export { toRunView, toLogItem, type RunView, type LogItem } from './persistence/run-views.js';
+export { NODE_REGISTRY, ENGINE_EXTRAS, NodeRegistryModule } from './runtime/node-registry.module.js';
+
+// API keys: stored hashed (the API's auth guard and key management read them here)
+export * from './persistence/api-key.schema.js';
+export { ApiKeyRepository, type ApiKeyRecord, type NewApiKey, type StoredApiKey } from './persistence/api-key.repository.js';
