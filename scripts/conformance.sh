@@ -8,20 +8,12 @@
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-CONFORMANCE_VERSION=0.1.16
-NODE22_VERSION=22.23.3
 SCENARIOS=(initialize tools_call sse-retry elicitation-sep1034-client-defaults)
 [ $# -gt 0 ] && SCENARIOS=("$@")
 
-CACHE="${MCPFLOW_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpflow}/conformance"
-MARKER="$CACHE/.installed-$CONFORMANCE_VERSION-node$NODE22_VERSION"
-if [ ! -f "$MARKER" ]; then
-  echo "installing @modelcontextprotocol/conformance@$CONFORMANCE_VERSION and node@$NODE22_VERSION into $CACHE"
-  mkdir -p "$CACHE"
-  npm install --prefix "$CACHE" --no-audit --no-fund --loglevel=error \
-    "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" "node@$NODE22_VERSION" || exit 1
-  touch "$MARKER"
-fi
+source "$ROOT/scripts/lib/conformance-suite.sh"
+ensure_conformance_suite || exit 1
+CACHE=$CONFORMANCE_CACHE
 [ -f "$ROOT/dist/libs/mcp/src/index.js" ] || { echo "dist/ is missing: run npm run build first" >&2; exit 1; }
 
 CLIENT="$(command -v node) $ROOT/scripts/conformance-client.mjs"

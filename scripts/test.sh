@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite (`scripts/dev.sh test`): installs what is missing, starts throwaway
 # FerretDB/SQLite and Redis on free loopback ports (unless MONGO_URL / REDIS_URL are set), then
-# typecheck, lint, import cycles, build, MCP conformance of the client, unit tests, e2e tests.
+# typecheck, lint, import cycles, build, MCP conformance of the client and of a published server, unit tests, e2e tests.
 # Every step runs; any failure fails.
 # With arguments (`scripts/dev.sh test <jest path pattern>…`) only the build and the matching unit
 # and e2e tests run: the quick loop while working on one part.
@@ -69,6 +69,8 @@ fi
 step build node_modules/.bin/tsc -p tsconfig.build.json
 # MCP conformance of the client (installs the pinned suite + Node 22 under ~/.cache/mcpflow on first use).
 [ $# -eq 0 ] && step conformance "$ROOT/scripts/conformance.sh"
+# MCP conformance of a published MCP server (mcpflow as a server; same pinned suite).
+[ $# -eq 0 ] && step server-conformance "$ROOT/scripts/conformance-server.sh"
 step unit "${JEST[@]}" --selectProjects unit --ci --json --outputFile="$WORK/unit.json" "$@"
 step e2e "${JEST[@]}" --selectProjects e2e --ci --runInBand --json --outputFile="$WORK/e2e.json" "$@"
 

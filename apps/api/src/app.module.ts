@@ -6,6 +6,8 @@ import { ApiExceptionFilter } from './common/api-exception.filter.js';
 import { loggerModule, type LogOptions } from './common/logging.js';
 
 import { HealthModule } from './health/health.module.js';
+import { McpEndpointModule } from './mcp-endpoint/mcp-endpoint.module.js';
+import { McpServersModule } from './mcp-servers/mcp-servers.module.js';
 import { ProvidersModule } from './providers/providers.module.js';
 import { RedisModule } from './redis/redis.module.js';
 import { ToolsetsModule } from './toolsets/toolsets.module.js';
@@ -29,6 +31,8 @@ export class AppModule {
         NodeRegistryModule,
         WorkflowsModule,
         RunsModule,
+        McpServersModule,
+        McpEndpointModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };

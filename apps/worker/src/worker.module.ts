@@ -21,6 +21,7 @@ import { RunSweeper } from './runs/run-sweeper.js';
 import { RunWorker } from './runs/run-worker.js';
 import { SharedStdioServers } from './runs/shared-stdio-servers.js';
 import { ToolsetHealthSchedule } from './toolsets/toolset-health-schedule.js';
+import { ToolsetRefreshWorker } from './toolsets/toolset-refresh-worker.js';
 
 /** The worker: no HTTP server; BullMQ consumers wired to the engine (processors/). */
 @Module({})
@@ -38,7 +39,7 @@ export class WorkerModule {
         // The model client for llm/agent nodes, handed to them as ENGINE_EXTRAS.
         LlmModule,
       ],
-      providers: [ActiveRuns, RunEventsPublisher, CancelListener, RunSessions, SharedStdioServers, RunPreparer, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper, ToolsetHealthSchedule],
+      providers: [ActiveRuns, RunEventsPublisher, CancelListener, RunSessions, SharedStdioServers, RunPreparer, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper, ToolsetHealthSchedule, ToolsetRefreshWorker],
     };
   }
 }

@@ -84,6 +84,11 @@ export interface ConnectOptions {
    * answer). Without it the client declares no elicitation capability.
    */
   onElicitation?: (request: ElicitationRequest) => Promise<ElicitationAnswer>;
+  /**
+   * Called when the server sends `notifications/tools/list_changed` on this connection (any of its
+   * sessions): the caller decides what to do (e.g. take a new snapshot). Must not throw.
+   */
+  onToolsListChanged?: () => void;
 }
 
 /** A form the server asks the user (or the workflow) to fill in. */
@@ -158,6 +163,12 @@ export interface CallToolOptions {
   inputSchema?: JsonSchema;
   /** structuredContent is validated against it; defaults to the schema seen in listTools(). */
   outputSchema?: JsonSchema;
+  /**
+   * Answers elicitations this call causes, instead of the connection's `onElicitation` (which must
+   * be set, so that the client declares the capability). Lets calls sharing a pooled connection
+   * answer differently.
+   */
+  onElicitation?: ConnectOptions['onElicitation'];
 }
 
 export interface ListToolsOptions {

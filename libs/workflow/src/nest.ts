@@ -21,6 +21,7 @@ export type { Page, PageRequest } from './persistence/paging.js';
 export { createSecretBox, SecretBoxError, type SecretBox, type SecretBoxOptions } from './secrets/secret-box.js';
 export { SECRET_BOX, SecretsModule } from './secrets/secrets.module.js';
 export { SECRET_MASK, scrubSecrets } from './secrets/scrub-secrets.js';
+export * from './secrets/secret-inputs.js';
 
 // Toolsets: stored MCP servers, the engine's ToolCatalog over them, MCP targets with opened headers
 export * from './persistence/toolset.schema.js';
@@ -38,6 +39,13 @@ export {
 export { StdioRefusedError, stdioRefusal, type StdioRefusalCode } from './stdio/stdio-policy.js';
 export { ToolsetSnapshots, type ToolsetSnapshot } from './persistence/toolset-snapshots.js';
 export { ToolsetHealthChecker, type ToolsetHealth } from './persistence/toolset-health.js';
+export * from './persistence/tool-call.schema.js';
+export { ToolCallRepository, percentileRank, type ToolCallRecord, type ToolUsage } from './persistence/tool-call.repository.js';
+export * from './persistence/toolset-change.schema.js';
+export { ToolsetChangeRepository, type ToolsetChange } from './persistence/toolset-change.repository.js';
+export { ToolsetRefresher, type RefreshOutcome } from './persistence/toolset-refresher.js';
+export { diffTools, type ToolDiff } from './persistence/tool-diff.js';
+export * from './queue/toolset-refresh-queue.js';
 export { ToolsetStoreModule } from './persistence/toolset-store.module.js';
 export { OutboundHttp, OutboundModule } from './outbound/outbound.module.js';
 
@@ -58,6 +66,8 @@ export { RunRepository, type NewRun, type InsertRunResult, type RunCompletion } 
 export { RunSessionRepository } from './persistence/run-session.repository.js';
 export { NodeExecutionRepository, toExecutionRecord, type LoggedExecutionDoc } from './persistence/node-execution.repository.js';
 export { WorkflowStoreModule } from './persistence/workflow-store.module.js';
+export * from './persistence/mcp-server.schema.js';
+export { McpServerRepository, type McpServerRecord, type NewMcpServer, type McpServerChanges } from './persistence/mcp-server.repository.js';
 export { toRunView, toLogItem, type RunView, type LogItem } from './persistence/run-views.js';
 export { NODE_REGISTRY, ENGINE_EXTRAS, NodeRegistryModule } from './runtime/node-registry.module.js';
 

@@ -22,6 +22,7 @@ export class RetryRun {
     if (!(await this.workflows.findLive(workflowId))) throw new NotFoundError('Workflow', workflowId);
     const { inputs } = toRunView(source);
     const requestHash = createHash('sha256').update(JSON.stringify(['retry', runId])).digest('hex');
-    return this.admission.accept({ workflowId, version: source.version, inputs, requestHash, retryOf: runId }, options);
+    const secretInputs = source.secretInputs;
+    return this.admission.accept({ workflowId, version: source.version, inputs, requestHash, retryOf: runId, ...(secretInputs && { secretInputs }) }, options);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { newStoredId, RunQueueProducer, RunRepository, toRunView, type RunDoc, type RunView } from '#workflow/nest';
+import { newStoredId, RunQueueProducer, RunRepository, toRunView, type NewRun, type RunDoc, type RunStreamEvent, type RunView } from '#workflow/nest';
 import { ConflictError } from '../common/api-errors.js';
 import { MAX_WAIT_MS } from './dto/run-requests.js';
 import { isTerminal, RunWaiter, type RunWatch } from './run-waiter.js';
@@ -24,8 +24,26 @@ export interface RunRequest {
   workflowId: string;
   version: number;
   inputs: Record<string, unknown>;
+  /** Sealed secret inputs (header templates' tokens); `inputs` holds `***` for them. */
+  secretInputs?: string;
   requestHash?: string;
   retryOf?: string;
+}
+
+/** A run another entry point starts (a published MCP tool call), its inputs already checked. */
+export interface LaunchRequest {
+  workflowId: string;
+  version: number;
+  inputs: Record<string, unknown>;
+  /** Sealed secret inputs; `inputs` holds `***` for them. */
+  secretInputs?: string;
+  trigger: NonNullable<NewRun['trigger']>;
+}
+
+export interface LaunchedRun {
+  run: RunView;
+  /** Listening since before the insert; the caller closes it. */
+  watch: RunWatch;
 }
 
 /**
@@ -72,7 +90,21 @@ export class RunAdmission {
     }
   }
 
-  private async enqueue(runId: string, { workflowId, version }: RunRequest): Promise<void> {
+  /** Stores and enqueues a run like `accept`, watching it (every live event to `onEvent`) from before the insert. */
+  async launch(request: LaunchRequest, onEvent?: (event: RunStreamEvent) => void): Promise<LaunchedRun> {
+    const id = newStoredId();
+    const watch = await this.waiter.watch(String(id), onEvent);
+    try {
+      const inserted = await this.runs.insert({ ...request, id });
+      await this.enqueue(String(id), request);
+      return { run: toRunView(inserted.run), watch };
+    } catch (error) {
+      watch.close();
+      throw error;
+    }
+  }
+
+  private async enqueue(runId: string, { workflowId, version }: Pick<RunRequest, 'workflowId' | 'version'>): Promise<void> {
     try {
       await this.queue.enqueue(runId, { workflowId, version });
     } catch (error) {

@@ -25,10 +25,10 @@ export function withDefaults(schema: JsonSchema | undefined, inputs: Record<stri
   return filled;
 }
 
-/** Every problem of run inputs against the workflow's `inputSchema`, as `/inputs/…` pointers. */
-export function runInputProblems(schema: JsonSchema | undefined, inputs: Record<string, unknown>): ProblemDetail[] {
+/** Every problem of run inputs against the workflow's `inputSchema`, as `/inputs/…` pointers (or under another `root`). */
+export function runInputProblems(schema: JsonSchema | undefined, inputs: Record<string, unknown>, root = 'inputs'): ProblemDetail[] {
   if (schema === undefined) return [];
   const result = validateArguments(schema, inputs);
   if (result.ok) return [];
-  return result.errors.map((error) => ({ path: pointer(['inputs', ...segmentsOf(error.path)]), code: 'INPUT_INVALID', message: error.message }));
+  return result.errors.map((error) => ({ path: pointer([root, ...segmentsOf(error.path)]), code: 'INPUT_INVALID', message: error.message }));
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RunRepository, toRunView, type RunView } from '#workflow/nest';
+import { RunRepository, toRunView, type RunStreamEvent, type RunView } from '#workflow/nest';
 import { RunEventsHub } from './run-events-hub.js';
 
 /** Re-read interval while waiting, in case a `run.finished` message was lost (Redis away). */
@@ -26,11 +26,12 @@ export class RunWaiter {
     private readonly hub: RunEventsHub,
   ) {}
 
-  /** Starts listening now (before the run is enqueued, so its end cannot be missed). */
-  async watch(runId: string): Promise<RunWatch> {
+  /** Starts listening now (before the run is enqueued, so its end cannot be missed); `onEvent` sees every live event. */
+  async watch(runId: string, onEvent?: (event: RunStreamEvent) => void): Promise<RunWatch> {
     let finished: RunView | undefined;
     let wake: () => void = () => undefined;
     const unsubscribe = await this.hub.subscribe(runId, (event) => {
+      onEvent?.(event);
       if (event.type !== 'run.finished') return;
       finished = event.run;
       wake();

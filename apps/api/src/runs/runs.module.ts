@@ -14,5 +14,6 @@ import { StreamRunEvents } from './stream-run-events.js';
   imports: [WorkflowStoreModule],
   controllers: [RunsController],
   providers: [RunQueueProducer, RunEventsHub, RunWaiter, RunAdmission, StartRun, RetryRun, FindRuns, CancelRun, StreamRunEvents],
+  exports: [RunAdmission, CancelRun],
 })
 export class RunsModule {}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { WorkflowRepository } from '#workflow/nest';
+import { Inject, Injectable } from '@nestjs/common';
+import { SECRET_BOX, splitSecretInputs, WorkflowRepository, type SecretBox } from '#workflow/nest';
 import { InvalidRequestError, NotFoundError } from '../common/api-errors.js';
 import type { StartRunBody } from './dto/run-requests.js';
 import { RunAdmission, type StartedRun, type StartRunOptions } from './run-admission.js';
@@ -12,6 +12,7 @@ export class StartRun {
   constructor(
     private readonly workflows: WorkflowRepository,
     private readonly admission: RunAdmission,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
   async execute(workflowId: string, request: StartRunBody, options: StartRunOptions): Promise<StartedRun> {
@@ -23,8 +24,12 @@ export class StartRun {
     const inputs = withDefaults(version.definition.inputSchema, request.inputs);
     const problems = runInputProblems(version.definition.inputSchema, inputs);
     if (problems.length > 0) throw new InvalidRequestError(problems, 'The run inputs do not match the workflow inputSchema');
-    // The request as sent (not the resolved version), so a replay after a new PUT still matches.
-    const requestHash = createHash('sha256').update(JSON.stringify([request.version ?? null, request.inputs])).digest('hex');
-    return this.admission.accept({ workflowId, version: versionNumber, inputs, requestHash }, options);
+    // Secret inputs (header templates' tokens) are sealed apart and shown as ***, here and in every log of the run.
+    const { shown, secrets } = splitSecretInputs(version.definition.inputSchema, inputs);
+    const secretInputs = Object.keys(secrets).length > 0 ? this.box.seal(JSON.stringify(secrets)) : undefined;
+    // The request as sent (not the resolved version), so a replay after a new PUT still matches; no secret goes into the hash.
+    const asked = splitSecretInputs(version.definition.inputSchema, request.inputs).shown;
+    const requestHash = createHash('sha256').update(JSON.stringify([request.version ?? null, asked])).digest('hex');
+    return this.admission.accept({ workflowId, version: versionNumber, inputs: shown, requestHash, ...(secretInputs && { secretInputs }) }, options);
   }
 }

@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { connectMcp, validateArguments } from '#mcp';
-import { ToolsetRepository, ToolsetTargets, connectionSecrets, connectionSpecOf } from '#workflow/nest';
+import { ToolCallRepository, ToolsetRefreshRequests, ToolsetRepository, ToolsetTargets, connectionSecrets, connectionSpecOf, type ToolCallRecord } from '#workflow/nest';
 import { ApiError, NotFoundError } from '../common/api-errors.js';
 import type { ToolCallView } from './dto/toolset-views.js';
 import { connectionFailure, invalidArguments } from './toolset-errors.js';
@@ -10,13 +10,18 @@ import { targetOrRefusal } from './toolset-listing.js';
  * POST /toolsets/:id/tools/:tool/call: one ad-hoc call, for trying a tool. Arguments are checked
  * against the stored inputSchema first (400 with their paths); the call uses the transport the
  * server spoke at the last listing and the toolset's timeout. A tool's own error is a result
- * (`isError: true`, 200); failing to reach the server is a 422.
+ * (`isError: true`, 200); failing to reach the server is a 422. Every call that reached for the
+ * server is recorded for usage (`source: adhoc`; its duration includes connecting, as answered).
  */
 @Injectable()
 export class CallTool {
+  private readonly logger = new Logger(CallTool.name);
+
   constructor(
     private readonly toolsets: ToolsetRepository,
     private readonly targets: ToolsetTargets,
+    private readonly toolCalls: ToolCallRepository,
+    private readonly refreshes: ToolsetRefreshRequests,
   ) {}
 
   async execute(id: string, toolName: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolCallView> {
@@ -30,17 +35,30 @@ export class CallTool {
 
     const { connection } = found;
     const target = targetOrRefusal(this.targets, connectionSpecOf(connection));
-    const started = Date.now();
+    const at = new Date();
+    const usage = (durationMs: number, errorCode?: string) =>
+      this.recordUsage({ toolsetId: id, tool: toolName, at, durationMs, source: 'adhoc', ...(errorCode && { errorCode }) });
     try {
-      const mcp = await connectMcp(target, { signal });
+      const mcp = await connectMcp(target, { signal, onToolsListChanged: () => this.refreshes.request(id) });
       try {
         const result = await mcp.callTool(toolName, args, { signal, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema });
-        return { tool: toolName, ...result, transport: connection.resolvedTransport, durationMs: Date.now() - started };
+        const durationMs = Date.now() - at.getTime();
+        await usage(durationMs, result.isError ? 'MCP_TOOL_ERROR' : undefined);
+        return { tool: toolName, ...result, transport: connection.resolvedTransport, durationMs };
       } finally {
         await mcp.close();
       }
     } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code !== 'MCP_INPUT_INVALID') await usage(Date.now() - at.getTime(), typeof code === 'string' ? code : 'MCP_ERROR');
       throw connectionFailure(error, connectionSecrets(connection), '');
     }
+  }
+
+  /** Usage is a by-product: failing to record it never fails the call. */
+  private async recordUsage(call: ToolCallRecord): Promise<void> {
+    await this.toolCalls
+      .record(call)
+      .catch((error: unknown) => this.logger.warn({ err: error, toolsetId: call.toolsetId }, 'tool call not recorded for usage'));
   }
 }

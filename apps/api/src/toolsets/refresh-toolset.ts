@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { ToolsetRepository, connectionSpecOf, type ToolsetRecord } from '#workflow/nest';
+import { ToolsetChangeRepository, ToolsetRepository, connectionSpecOf, diffTools, type ToolDiff, type ToolsetRecord } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
-import { diffTools, type ToolDiff } from './tool-diff.js';
 import { ToolsetListing } from './toolset-listing.js';
 import { updatedOrThrow } from './update-toolset.js';
 
-/** POST /toolsets/:id/refresh: list the tools again (the toolset's own transport mode), store the new snapshot, say what changed. */
+/** POST /toolsets/:id/refresh: list the tools again (the toolset's own transport mode), store the new snapshot, say what changed (and keep it in the history). */
 @Injectable()
 export class RefreshToolset {
   constructor(
     private readonly listing: ToolsetListing,
     private readonly toolsets: ToolsetRepository,
+    private readonly changes: ToolsetChangeRepository,
   ) {}
 
   /** `actor`: id of the API key asking (`updatedBy`). */
@@ -23,6 +23,8 @@ export class RefreshToolset {
     const secrets = connection.kind === 'stdio' ? { env: connection.env } : { headers: connection.headers };
     const outcome = await this.toolsets.update(id, connection.revision, { listing, ...secrets, updatedBy: actor });
     const toolset = updatedOrThrow(id, outcome);
-    return { toolset, ...diffTools(before.tools, toolset.tools) };
+    const diff = diffTools(before.tools, toolset.tools);
+    if (diff.added.length || diff.removed.length || diff.changed.length) await this.changes.record(id, 'refresh', diff);
+    return { toolset, ...diff };
   }
 }

@@ -17,6 +17,8 @@ import {
 } from './dto/toolset-requests.js';
 import { toolsetView } from './dto/toolset-views.js';
 import { FindToolsets } from './find-toolsets.js';
+import { ToolsetChanges } from './toolset-changes.js';
+import { ToolsetUsage, usageQuery, type UsageQuery } from './toolset-usage.js';
 import { ImportToolsets } from './import-toolsets.js';
 import { RefreshToolset } from './refresh-toolset.js';
 import { UpdateToolset } from './update-toolset.js';
@@ -44,6 +46,8 @@ export class ToolsetsController {
     private readonly callTool: CallTool,
     private readonly importToolsets: ImportToolsets,
     private readonly checkToolset: CheckToolset,
+    private readonly toolsetUsage: ToolsetUsage,
+    private readonly toolsetChanges: ToolsetChanges,
   ) {}
 
   @Post()
@@ -100,6 +104,16 @@ export class ToolsetsController {
   async refresh(@Param('id') id: string, @Res({ passthrough: true }) res: Response, @Caller() caller: Principal) {
     const { toolset, added, removed, changed } = await this.refreshToolset.execute(id, clientGone(res), caller.keyId);
     return { toolset: toolsetView(toolset), added, removed, changed };
+  }
+
+  @Get(':id/changes')
+  changes(@Param('id') id: string, @Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
+    return this.toolsetChanges.list(id, page);
+  }
+
+  @Get(':id/usage')
+  usage(@Param('id') id: string, @Query(new ZodPipe(usageQuery, 'query')) query: UsageQuery) {
+    return this.toolsetUsage.execute(id, query);
   }
 
   @Post(':id/check')

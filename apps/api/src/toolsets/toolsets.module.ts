@@ -6,6 +6,8 @@ import { CreateToolset, PreviewToolset } from './create-toolset.js';
 import { DeleteToolset } from './delete-toolset.js';
 import { FindToolsets } from './find-toolsets.js';
 import { ImportToolsets } from './import-toolsets.js';
+import { ToolsetChanges } from './toolset-changes.js';
+import { ToolsetUsage } from './toolset-usage.js';
 import { RefreshToolset } from './refresh-toolset.js';
 import { ToolsetListing } from './toolset-listing.js';
 import { ToolsetsController } from './toolsets.controller.js';
@@ -26,6 +28,8 @@ import { UpdateToolset } from './update-toolset.js';
     CallTool,
     ImportToolsets,
     CheckToolset,
+    ToolsetUsage,
+    ToolsetChanges,
   ],
 })
 export class ToolsetsModule {}

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { referencesOf, type NodeRegistry } from '#workflow';
-import { NODE_REGISTRY, WorkflowRepository } from '#workflow/nest';
+import { McpServerRepository, NODE_REGISTRY, WorkflowRepository } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
+import { ToolListChanges } from '../mcp-servers/tool-list-changes.js';
 import type { WorkflowBody } from './dto/workflow-requests.js';
 import { toWorkflowView } from './dto/workflow-views.js';
 import { WorkflowChecker } from './workflow-checker.js';
@@ -13,6 +14,8 @@ export class UpdateWorkflow {
     private readonly workflows: WorkflowRepository,
     private readonly checker: WorkflowChecker,
     @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
+    private readonly mcpServers: McpServerRepository,
+    private readonly toolListChanges: ToolListChanges,
   ) {}
 
   /** `actor`: id of the API key asking (the version's `createdBy`, the workflow's `updatedBy`). */
@@ -21,6 +24,8 @@ export class UpdateWorkflow {
     const definition = await this.checker.require(body);
     const stored = await this.workflows.addVersion(id, definition, referencesOf(this.registry, definition.nodes), actor);
     if (!stored) throw new NotFoundError('Workflow', id);
+    // Its MCP tool (schema, description) may have changed: clients of the servers publishing it re-list.
+    await this.toolListChanges.publish((await this.mcpServers.findPublishing(id)).map((server) => server.id));
     return toWorkflowView(stored);
   }
 }

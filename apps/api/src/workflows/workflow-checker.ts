@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { compileSchema } from '#mcp';
 import { nodeReferencesOf, validateWorkflow, type NodeRegistry, type WorkflowDefinition } from '#workflow';
-import { NODE_REGISTRY, ProviderRepository, ToolsetCatalog } from '#workflow/nest';
+import { NODE_REGISTRY, ProviderRepository, ToolsetCatalog, ToolsetRepository } from '#workflow/nest';
 import { ApiError, InvalidRequestError, type ProblemDetail } from '../common/api-errors.js';
 import { parseRequest, type InvalidRequest } from '../common/zod-validation.js';
 import { workflowBodySchema, type WorkflowBody } from './dto/workflow-requests.js';
+import { secretHeaderProblems } from './secret-header-check.js';
 
 /** A workflow body with problems, of shape or of graph: 400 `WORKFLOW_INVALID` (also the body pipe's error). */
 export const workflowInvalid: InvalidRequest = (problems) =>
@@ -41,6 +42,7 @@ export class WorkflowChecker {
     @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
     private readonly catalog: ToolsetCatalog,
     private readonly providers: ProviderRepository,
+    private readonly toolsets: ToolsetRepository,
   ) {}
 
   /** Every problem of a body of any shape (`POST /workflows/validate`): its shape first, then the rest. */
@@ -66,10 +68,11 @@ export class WorkflowChecker {
   /** Graph, types, tools, providers and the input schema of a body whose shape holds. */
   private async problemsOf(parsed: WorkflowBody): Promise<ProblemDetail[]> {
     const definition = parsed as WorkflowDefinition;
-    const [issues, unknownProviders] = await Promise.all([
+    const [issues, unknownProviders, secretHeaders] = await Promise.all([
       validateWorkflow(definition, { registry: this.registry, catalog: this.catalog }),
       providerProblems(definition, this.registry, this.providers),
+      secretHeaderProblems(definition, this.registry, this.toolsets),
     ]);
-    return [...inputSchemaProblems(parsed.inputSchema), ...issues, ...unknownProviders];
+    return [...inputSchemaProblems(parsed.inputSchema), ...issues, ...unknownProviders, ...secretHeaders];
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { LlmModule, ToolsetStoreModule, WorkflowStoreModule } from '#workflow/nest';
+import { McpServersModule } from '../mcp-servers/mcp-servers.module.js';
 import { CheckWorkflow } from './check-workflow.js';
 import { CreateWorkflow } from './create-workflow.js';
 import { DeleteWorkflow } from './delete-workflow.js';
@@ -9,7 +10,7 @@ import { WorkflowChecker } from './workflow-checker.js';
 import { WorkflowsController } from './workflows.controller.js';
 
 @Module({
-  imports: [WorkflowStoreModule, ToolsetStoreModule, LlmModule],
+  imports: [WorkflowStoreModule, ToolsetStoreModule, LlmModule, McpServersModule],
   controllers: [WorkflowsController],
   providers: [WorkflowChecker, CreateWorkflow, CheckWorkflow, FindWorkflows, UpdateWorkflow, DeleteWorkflow],
   exports: [WorkflowChecker],

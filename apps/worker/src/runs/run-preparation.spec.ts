@@ -4,6 +4,7 @@ import type { McpHttpTarget } from '#mcp';
 import { startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
 import { createDefaultNodeRegistry, DEFAULT_ENGINE_LIMITS, type WorkflowDefinition } from '#workflow';
 import {
+  createSecretBox,
   type AppConfig,
   type HttpConnectionSpec,
   type RunDoc,
@@ -43,7 +44,7 @@ describe('RunPreparer', () => {
     const runs = { record: async (_id: unknown, session: RunMcpSessionDoc) => void recorded.push(session) } as unknown as RunSessionRepository;
     const workflows = { findVersion: async () => ({ definition }) } as unknown as WorkflowRepository;
     const config = { limits: { callTimeoutMs: DEFAULT_ENGINE_LIMITS.callTimeoutMs } } as AppConfig;
-    preparer = new RunPreparer(config, workflows, snapshots, targets, new RunSessions(runs, targets), createDefaultNodeRegistry());
+    preparer = new RunPreparer(config, workflows, snapshots, targets, new RunSessions(runs, targets), createDefaultNodeRegistry(), createSecretBox({}));
   });
   afterAll(() => server.close());
 

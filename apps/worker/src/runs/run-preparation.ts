@@ -1,17 +1,21 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { McpClientPool, type McpTarget, type PooledSession } from '#mcp';
 import { toolsetsToConnectAhead, type NodeRegistry, type WorkflowDefinition } from '#workflow';
 import {
   APP_CONFIG,
   NODE_REGISTRY,
+  SECRET_BOX,
+  ToolCallRepository,
+  ToolsetRefreshRequests,
   ToolsetSnapshots,
   ToolsetTargets,
   WorkflowRepository,
   type AppConfig,
   type RunDoc,
+  type SecretBox,
 } from '#workflow/nest';
 import { RunSessions, type SessionRecorder } from './run-sessions.js';
-import { PooledToolInvoker, RunToolsets } from './run-tools.js';
+import { PooledToolInvoker, RunToolsets, type CallOutcome } from './run-tools.js';
 import { SharedStdioServers } from './shared-stdio-servers.js';
 
 /** What a run executes. */
@@ -62,6 +66,8 @@ export class PreparedRun {
 
 @Injectable()
 export class RunPreparer {
+  private readonly logger = new Logger(RunPreparer.name);
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly workflows: WorkflowRepository,
@@ -69,7 +75,10 @@ export class RunPreparer {
     private readonly targets: ToolsetTargets,
     private readonly sessions: RunSessions,
     @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Optional() private readonly sharedStdio?: SharedStdioServers,
+    @Optional() private readonly toolCalls?: ToolCallRepository,
+    @Optional() private readonly refreshes?: ToolsetRefreshRequests,
   ) {}
 
   /**
@@ -78,20 +87,34 @@ export class RunPreparer {
    * reach a run this worker does not hold, nor race the claim's own write.
    */
   prepare(runId: RunDoc['_id'], plan: RunPlan, taken: Promise<RunDoc | undefined>): PreparedRun {
-    const toolsets = new RunToolsets(this.snapshots, this.targets);
+    // Header templates need the run's secret inputs: only known once the run is ours, and opened only then.
+    let secrets: Promise<Record<string, unknown>> | undefined;
+    const secretInputs = () =>
+      (secrets ??= taken.then((run) => (run?.secretInputs ? (JSON.parse(this.box.open(run.secretInputs)) as Record<string, unknown>) : {})));
+    const toolsets = new RunToolsets(this.snapshots, this.targets, secretInputs);
     const recorder = this.sessions.recorder(runId, toolsets);
     const onSessionOpened = async (session: PooledSession): Promise<void> => {
       // A session opened ahead of the claim is refused (the pool closes it) if the run is not ours.
       if (!(await taken)) throw new Error(`run ${String(runId)} is not held by this worker: its MCP session is not kept`);
       await recorder.onSessionOpened(session);
     };
-    const pool = new McpClientPool({ onSessionOpened });
+    const refreshes = this.refreshes;
+    const onToolsListChanged = (target: McpTarget) => {
+      const toolsetId = toolsets.toolsetOf(target);
+      if (toolsetId) refreshes?.request(toolsetId);
+    };
+    // Declares the elicitation capability; each call answers with its node's policy (declining by default).
+    const pool = new McpClientPool({ onSessionOpened, onElicitation: async () => ({ action: 'decline' }), onToolsListChanged });
     const servers = this.sharedStdio;
     const shared = servers && {
       isShared: (toolsetId: string) => toolsets.sharedProcess(toolsetId),
       acquire: (toolsetId: string, target: McpTarget) => servers.acquire(toolsetId, target),
     };
-    const invoker = new PooledToolInvoker(pool, recorder.targets, toolsets, this.config.limits.callTimeoutMs, shared);
+    const calls = this.toolCalls;
+    // Usage is a by-product: written without holding the run up, and a failed write never fails it.
+    const notRecorded = (error: unknown) => this.logger.warn({ err: error, runId: String(runId) }, 'tool call not recorded for usage');
+    const onCall = calls && ((call: CallOutcome) => void calls.record({ ...call, source: 'run', runId: String(runId) }).catch(notRecorded));
+    const invoker = new PooledToolInvoker(pool, recorder.targets, toolsets, this.config.limits.callTimeoutMs, shared, onCall);
     const definition = this.workflows.findVersion(plan.workflowId, plan.version).then((version) => version?.definition);
     return new PreparedRun(plan, definition, toolsets, pool, invoker, recorder, this.registry);
   }

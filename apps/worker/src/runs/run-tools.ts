@@ -1,15 +1,17 @@
-import { poolKey, type AcquiredConnection, type McpClientPool, type McpTarget } from '#mcp';
+import { defaultsOf, poolKey, type AcquiredConnection, type ElicitationAnswer, type ElicitationRequest, type McpClientPool, type McpTarget } from '#mcp';
 import { PromiseMemo } from './promise-memo.js';
 import {
   ENGINE_ERROR_CODES,
   EngineError,
+  type ElicitationPolicy,
+  type ElicitationRecord,
   type ToolCallRequest,
   type ToolCallResult,
   type ToolCatalog,
   type ToolDescriptor,
   type ToolInvoker,
 } from '#workflow';
-import { connectionSpecOf, type ConnectionSpec, type ToolsetSnapshot } from '#workflow/nest';
+import { connectionSpecOf, hasHeaderTemplates, type ConnectionSpec, type ToolsetSnapshot } from '#workflow/nest';
 
 /** Where the invoker gets a toolset's MCP target (headers opened, SSRF-safe fetch). */
 export interface TargetSource {
@@ -20,6 +22,15 @@ export interface SnapshotSource {
   load(toolsetId: string): Promise<ToolsetSnapshot | undefined>;
 }
 
+/** One finished tool call, for usage figures; `errorCode` absent when it succeeded (an `isError` result is `MCP_TOOL_ERROR`). */
+export interface CallOutcome {
+  toolsetId: string;
+  tool: string;
+  at: Date;
+  durationMs: number;
+  errorCode?: string;
+}
+
 /** Where the connections of `per-worker` stdio toolsets come from (SharedStdioServers), and which toolsets those are. */
 export interface SharedServers {
   isShared(toolsetId: string): Promise<boolean>;
@@ -27,7 +38,8 @@ export interface SharedServers {
 }
 
 export interface TargetFactory {
-  targetFor(spec: ConnectionSpec): McpTarget;
+  /** With `secrets`, header templates are filled from them (ToolsetTargets). */
+  targetFor(spec: ConnectionSpec, secrets?: Record<string, unknown>): McpTarget;
 }
 
 /**
@@ -38,10 +50,14 @@ export interface TargetFactory {
  */
 export class RunToolsets implements ToolCatalog, TargetSource {
   private readonly loads = new PromiseMemo<ToolsetSnapshot | undefined>();
+  /** Which toolset each handed-out target belongs to (a pool reports events by target). */
+  private readonly toolsetOfTarget = new WeakMap<McpTarget, string>();
 
   constructor(
     private readonly snapshots: SnapshotSource,
     private readonly targets: TargetFactory,
+    /** The run's secret inputs, for toolsets whose headers are templates over them. */
+    private readonly secretInputs: () => Promise<Record<string, unknown>> = () => Promise.resolve({}),
   ) {}
 
   load(toolsetId: string): Promise<ToolsetSnapshot | undefined> {
@@ -65,8 +81,28 @@ export class RunToolsets implements ToolCatalog, TargetSource {
   /** The transport the server spoke at the last listing, so no probing. */
   async toolsetConnectionTarget(toolsetId: string): Promise<McpTarget | undefined> {
     const snapshot = await this.load(toolsetId);
-    return snapshot && this.targets.targetFor(connectionSpecOf(snapshot.connection));
+    if (!snapshot) return undefined;
+    const spec = connectionSpecOf(snapshot.connection);
+    // Two runs with different tokens get different headers, hence different pool keys: they never share a session.
+    const target = this.targets.targetFor(spec, spec.kind !== 'stdio' && hasHeaderTemplates(spec.headers) ? await this.secretInputs() : undefined);
+    this.toolsetOfTarget.set(target, toolsetId);
+    return target;
   }
+
+  /** The toolset a target given out by toolsetConnectionTarget() belongs to. */
+  toolsetOf(target: McpTarget): string | undefined {
+    return this.toolsetOfTarget.get(target);
+  }
+}
+
+/** The node's policy as an elicitation answerer; what was asked and answered is kept for the run log. */
+export function answerElicitation(policy: ElicitationPolicy, seen: ElicitationRecord[]): (request: ElicitationRequest) => Promise<ElicitationAnswer> {
+  return async ({ message, requestedSchema }) => {
+    const answer: ElicitationAnswer =
+      policy === 'decline' ? { action: 'decline' } : { action: 'accept', content: policy === 'defaults' ? defaultsOf(requestedSchema) : policy.answer };
+    seen.push({ message, action: answer.action });
+    return answer;
+  };
 }
 
 /**
@@ -86,6 +122,8 @@ export class PooledToolInvoker implements ToolInvoker {
     private readonly defaultCallTimeoutMs: number,
     /** `per-worker` stdio toolsets are called through these instead of the run's pool. */
     private readonly shared?: SharedServers,
+    /** Told of every call sent (not of one refused before sending), for usage; must not throw. */
+    private readonly onCall?: (call: CallOutcome) => void,
   ) {}
 
   async callTool(request: ToolCallRequest): Promise<ToolCallResult> {
@@ -100,12 +138,25 @@ export class PooledToolInvoker implements ToolInvoker {
     // Reused: a session an earlier call of this run used, not one merely opened ahead of it.
     const reused = acquired.reused && !firstCall;
     const timeoutMs = request.timeoutMs === undefined || request.timeoutMs === this.defaultCallTimeoutMs ? target.timeoutMs : request.timeoutMs;
-    const result = await connection.callTool(request.tool, request.arguments, {
-      signal: request.signal,
-      timeoutMs,
-      ...(descriptor && { inputSchema: descriptor.inputSchema }),
-      ...(descriptor?.outputSchema !== undefined && { outputSchema: descriptor.outputSchema }),
-    });
+    const at = new Date();
+    const outcome = (errorCode?: string) =>
+      this.onCall?.({ toolsetId: request.toolsetId, tool: request.tool, at, durationMs: Date.now() - at.getTime(), ...(errorCode && { errorCode }) });
+    const elicitations: ElicitationRecord[] = [];
+    let result: Awaited<ReturnType<typeof connection.callTool>>;
+    try {
+      result = await connection.callTool(request.tool, request.arguments, {
+        signal: request.signal,
+        timeoutMs,
+        onElicitation: answerElicitation(request.elicitation ?? 'decline', elicitations),
+        ...(descriptor && { inputSchema: descriptor.inputSchema }),
+        ...(descriptor?.outputSchema !== undefined && { outputSchema: descriptor.outputSchema }),
+      });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code !== 'MCP_INPUT_INVALID') outcome(typeof code === 'string' ? code : 'MCP_ERROR');
+      throw error;
+    }
+    outcome(result.isError ? 'MCP_TOOL_ERROR' : undefined);
     return {
       isError: result.isError,
       ...(result.structuredContent !== undefined && { structuredContent: result.structuredContent }),
@@ -113,6 +164,7 @@ export class PooledToolInvoker implements ToolInvoker {
       content: result.content,
       transport: connection.transport,
       sessionReused: reused,
+      ...(elicitations.length > 0 && { elicitations }),
     };
   }
 

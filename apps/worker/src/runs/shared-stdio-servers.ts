@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { McpClientPool, poolKey, type AcquiredConnection, type McpTarget } from '#mcp';
+import { ToolsetRefreshRequests } from '#workflow/nest';
 
 /**
  * The local servers of `process: per-worker` stdio toolsets: one process per toolset for this
@@ -13,13 +14,15 @@ export class SharedStdioServers implements OnApplicationShutdown {
   private readonly logger = new Logger(SharedStdioServers.name);
   private readonly byToolset = new Map<string, { key: string; pool: McpClientPool }>();
 
+  constructor(private readonly refreshes: ToolsetRefreshRequests) {}
+
   acquire(toolsetId: string, target: McpTarget): Promise<AcquiredConnection> {
     const key = poolKey(target);
     let entry = this.byToolset.get(toolsetId);
     if (entry?.key !== key) {
       // Closed in the background: a call of another run may still be finishing on the old process.
       if (entry) void this.close(toolsetId, entry.pool);
-      entry = { key, pool: new McpClientPool() };
+      entry = { key, pool: new McpClientPool({ onToolsListChanged: () => this.refreshes.request(toolsetId) }) };
       this.byToolset.set(toolsetId, entry);
     }
     return entry.pool.acquire(target);

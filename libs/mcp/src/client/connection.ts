@@ -26,6 +26,7 @@ import { toMcpError, wasNotDelivered } from './classify.js';
 import { attemptOf, connectDeadline, openResolved, openWithRetry } from './open.js';
 import type { Session, SessionEvents } from './session.js';
 import { listAllTools } from './tool-snapshot.js';
+import { withCallElicitation } from './elicitation-scope.js';
 import { checkStructuredContent, LenientCallToolResult, normalizeResult } from './tool-result.js';
 
 const LIST_TIMEOUT_MS = 60_000;
@@ -95,10 +96,12 @@ export class Connection implements McpConnection {
         throw new McpError(McpErrorCode.INPUT_INVALID, `invalid arguments for tool "${name}": ${summary}`, { errors: check.errors });
       }
     }
-    const result = await this.request(`tool "${name}"`, options, async (session, requestOptions) => {
-      const raw = await session.client.request({ method: 'tools/call', params: { name, arguments: args } }, LenientCallToolResult, requestOptions);
-      return normalizeResult(raw);
-    });
+    const result = await withCallElicitation(options.onElicitation, () =>
+      this.request(`tool "${name}"`, options, async (session, requestOptions) => {
+        const raw = await session.client.request({ method: 'tools/call', params: { name, arguments: args } }, LenientCallToolResult, requestOptions);
+        return normalizeResult(raw);
+      }),
+    );
     checkStructuredContent(name, result, options.outputSchema ?? known?.outputSchema);
     return result;
   }

@@ -38,6 +38,21 @@ describe('a tool that asks for input mid-call', () => {
     await declining.close();
   });
 
+  it.each([
+    ['session', () => session.url],
+    ['stateless', () => stateless.url],
+  ])('calls sharing one %s connection answer their own elicitations (per-call onElicitation)', async (_kind, url) => {
+    const connection = await connectMcp({ url: url() }, { onElicitation: async () => ({ action: 'decline' }) });
+    const as = (name: string) => ({ onElicitation: async () => ({ action: 'accept' as const, content: { name } }) });
+    const [first, second, fallback] = await Promise.all([
+      connection.callTool('greet', {}, as('Ada')),
+      connection.callTool('greet', {}, as('Grace')),
+      connection.callTool('greet', {}),
+    ]);
+    expect([first.text, second.text, fallback.text]).toEqual(['Hello Ada', 'Hello Grace', 'no greeting (decline)']);
+    await connection.close();
+  });
+
   it('the stateless server holds nothing open between the two rounds: two tools/call requests, no session', async () => {
     const before = stateless.requests('tools/call');
     const connection = await connectMcp({ url: stateless.url }, { onElicitation: async () => ({ action: 'accept', content: { name: 'Grace' } }) });

@@ -9,6 +9,7 @@ import type { FetchFunction, McpHttpTarget } from '../types.js';
 import { abortable } from './async-utils.js';
 import { httpStatusOf, toMcpError } from './classify.js';
 import { McpError, McpErrorCode } from '../errors.js';
+import { elicitationHandler } from './elicitation-scope.js';
 import { forgetDiscovery, recallDiscovery, rememberDiscovery } from './discovery-cache.js';
 import type { OpenSessionOptions, Session } from './session.js';
 
@@ -30,7 +31,7 @@ export async function openModernSession(target: McpHttpTarget, options: OpenSess
     capabilities: options.onElicitation ? { elicitation: { form: {} } } : {},
     versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } },
   });
-  const onElicitation = options.onElicitation;
+  const onElicitation = options.onElicitation && elicitationHandler(options.onElicitation);
   if (onElicitation) {
     // The SDK answers an `input_required` result's elicitations through this handler, then retries the call.
     client.setRequestHandler('elicitation/create', ({ params }) =>

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema, type ClientRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema, type ClientRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AnySchema } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { McpError, McpErrorCode } from '../errors.js';
@@ -15,6 +15,7 @@ import { sdkSchemaValidator } from '../schema/sdk-validator.js';
 import type { ConnectOptions, McpTarget, ResolvedTransport, ServerInfo } from '../types.js';
 import { abortable, withTimeout } from './async-utils.js';
 import { toMcpError } from './classify.js';
+import { elicitationHandler } from './elicitation-scope.js';
 import { createTransport, httpSessionIdOf } from './transports.js';
 
 const TERMINATE_TIMEOUT_MS = 3_000;
@@ -89,12 +90,14 @@ export async function openSession(target: McpTarget, kind: ResolvedTransport, op
     capabilities: options.onElicitation ? { elicitation: { form: {} } } : {},
     jsonSchemaValidator: sdkSchemaValidator,
   });
-  const onElicitation = options.onElicitation;
+  const onElicitation = options.onElicitation && elicitationHandler(options.onElicitation);
   if (onElicitation) {
     client.setRequestHandler(ElicitRequestSchema, ({ params }) =>
       onElicitation({ message: params.message, requestedSchema: 'requestedSchema' in params ? params.requestedSchema : {} }) as Promise<ElicitResult>,
     );
   }
+  const onToolsListChanged = options.onToolsListChanged;
+  if (onToolsListChanged) client.setNotificationHandler(ToolListChangedNotificationSchema, () => onToolsListChanged());
   // Also used when the handshake is abandoned: initialize may already have opened a server session.
   const close = () => (closing ??= shutdown(client, transport));
 

@@ -28,6 +28,8 @@ export interface PoolOptions {
    * and the acquire fails with its error. For a session that replaces a lost one, it is not waited for.
    */
   onSessionOpened?: (session: PooledSession) => void | Promise<void>;
+  /** A pooled connection received `notifications/tools/list_changed`; `target` is the one given to acquire(). Must not throw. */
+  onToolsListChanged?: (target: McpTarget) => void;
 }
 
 export interface AcquiredConnection {
@@ -75,7 +77,7 @@ export class McpClientPool {
   }
 
   private open(key: string, target: McpTarget): Entry {
-    const { onSessionOpened, ...connectOptions } = this.options;
+    const { onSessionOpened, onToolsListChanged, ...connectOptions } = this.options;
     let seen: Promise<void> | undefined;
     const announce = onSessionOpened
       ? (sessionId: string) => {
@@ -85,7 +87,12 @@ export class McpClientPool {
         }
       : undefined;
     const entry: Entry = {
-      pending: Connection.open(target, { ...connectOptions, signal: this.connecting.signal, onSessionOpened: announce }).then(async (connection) => {
+      pending: Connection.open(target, {
+        ...connectOptions,
+        signal: this.connecting.signal,
+        onSessionOpened: announce,
+        ...(onToolsListChanged && { onToolsListChanged: () => onToolsListChanged(target) }),
+      }).then(async (connection) => {
         entry.connection = connection;
         connection.onFailure(() => this.evict(key, connection));
         try {

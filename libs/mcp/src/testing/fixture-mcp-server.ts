@@ -18,6 +18,8 @@ export interface FixtureToolContext {
    * stateless one an `input_required` result, the tool then running again with the answer.
    */
   elicit(message: string, requestedSchema: Record<string, unknown>): Promise<ElicitationAnswer>;
+  /** Sends `notifications/tools/list_changed` on this session (after the tool changed the fixture's tool list). */
+  toolsChanged(): Promise<void>;
 }
 
 export interface FixtureToolResult {
@@ -39,13 +41,23 @@ export interface FixtureTool {
 export class FixtureCounters {
   readonly calls = new Map<string, number>();
   cancellations = 0;
+  /** The `callAuth` header of each tools/call, in order (undefined when absent). */
+  readonly callHeaders: (string | undefined)[] = [];
 }
 
-export function createFixtureMcpServer(name: string, tools: FixtureTool[], pageSize: number | undefined, counters: FixtureCounters): Server {
-  const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: {} } });
-  const listed = tools.map(({ handler: _handler, ...tool }) => tool);
+/** A header every tools/call must carry with one of `values` (listing stays open), like a per-user token. */
+export interface CallAuth {
+  header: string;
+  values: string[];
+}
+
+export function createFixtureMcpServer(name: string, tools: FixtureTool[], pageSize: number | undefined, counters: FixtureCounters, callAuth?: CallAuth): Server {
+  const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  // Read at each listing: a tool may add tools to the (shared) list, then announce it.
+  const listedNow = () => tools.map(({ handler: _handler, ...tool }) => tool);
 
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    const listed = listedNow();
     if (pageSize === undefined) return { tools: listed };
     const start = request.params?.cursor === undefined ? 0 : Number(request.params.cursor);
     if (!Number.isInteger(start) || start < 0) throw new McpError(ErrorCode.InvalidParams, `bad cursor ${request.params?.cursor}`);
@@ -57,6 +69,12 @@ export function createFixtureMcpServer(name: string, tools: FixtureTool[], pageS
     const tool = tools.find((t) => t.name === request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     counters.calls.set(tool.name, (counters.calls.get(tool.name) ?? 0) + 1);
+    if (callAuth) {
+      const given = extra.requestInfo?.headers[callAuth.header.toLowerCase()];
+      const value = Array.isArray(given) ? given[0] : given;
+      counters.callHeaders.push(value);
+      if (value === undefined || !callAuth.values.includes(value)) throw new McpError(ErrorCode.InvalidRequest, `${callAuth.header}: unknown user`);
+    }
     const progressToken = request.params._meta?.progressToken;
     const result = await tool.handler(request.params.arguments ?? {}, {
       signal: extra.signal,
@@ -66,6 +84,7 @@ export function createFixtureMcpServer(name: string, tools: FixtureTool[], pageS
       },
       elicit: async (message, requestedSchema) =>
         (await server.elicitInput({ message, requestedSchema: requestedSchema as never }, { relatedRequestId: extra.requestId })) as ElicitationAnswer,
+      toolsChanged: () => server.sendToolListChanged(),
     });
     return { ...result };
   });

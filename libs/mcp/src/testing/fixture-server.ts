@@ -16,7 +16,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { basicTools } from './fixture-tools.js';
-import { countCancellations, createFixtureMcpServer, pinProtocolVersion, FixtureCounters, type FixtureTool } from './fixture-mcp-server.js';
+import { countCancellations, createFixtureMcpServer, pinProtocolVersion, type CallAuth, FixtureCounters, type FixtureTool } from './fixture-mcp-server.js';
 
 export interface FixtureServerOptions {
   /** Defaults to basicTools(). */
@@ -33,6 +33,8 @@ export interface FixtureServerOptions {
    * stand for a server of that generation: e.g. '2024-11-05' with `sseUrl`, '2025-03-26' with `url`.
    */
   protocolVersion?: string;
+  /** Every tools/call must carry this header with one of the values (a per-user token); listing does not. */
+  callAuth?: CallAuth;
   /** Listen on this port instead of a free one. */
   port?: number;
 }
@@ -48,6 +50,8 @@ export interface FixtureServer {
   calls(tool?: string): number;
   /** notifications/cancelled received. */
   cancellations(): number;
+  /** The `callAuth` header value of each tools/call received, in order. */
+  callHeaders(): (string | undefined)[];
   /** Drops every connection and session, stays down `downtimeMs` (connections refused), then listens again on the same port. */
   restart(downtimeMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -63,7 +67,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
   const counters = new FixtureCounters();
   const live = new Map<string, LiveSession>();
   const staleStatus = options.staleSessionStatus ?? 404;
-  const newMcpServer = () => createFixtureMcpServer(options.name ?? 'mcpflow-fixture', tools, options.pageSize, counters);
+  const newMcpServer = () => createFixtureMcpServer(options.name ?? 'mcpflow-fixture', tools, options.pageSize, counters, options.callAuth);
 
   const track = (id: string, server: Server, transport: LiveSession['transport']) => {
     live.set(id, { server, transport });
@@ -133,6 +137,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     sessions: () => live.size,
     calls: (tool) => (tool === undefined ? [...counters.calls.values()].reduce((a, b) => a + b, 0) : (counters.calls.get(tool) ?? 0)),
     cancellations: () => counters.cancellations,
+    callHeaders: () => [...counters.callHeaders],
     restart: async (downtimeMs = 0) => {
       await dropEverything();
       if (downtimeMs > 0) await new Promise((resolve) => setTimeout(resolve, downtimeMs));

@@ -67,7 +67,13 @@ export async function startStatelessFixtureServer(options: StatelessFixtureServe
       const elicit = (message: string, requestedSchema: Record<string, unknown>) =>
         answered ? Promise.resolve(answered) : Promise.reject(new NeedsInput(message, requestedSchema));
       try {
-        const result = await tool.handler(request.params.arguments ?? {}, { signal: ctx.mcpReq.signal, progress: () => Promise.resolve(), elicit });
+        const result = await tool.handler(request.params.arguments ?? {}, {
+          signal: ctx.mcpReq.signal,
+          progress: () => Promise.resolve(),
+          elicit,
+          // No session to notify on the stateless revision: clients find changes by listing.
+          toolsChanged: () => Promise.resolve(),
+        });
         return { ...result } as never;
       } catch (error) {
         if (!(error instanceof NeedsInput)) throw error;

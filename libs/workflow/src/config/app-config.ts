@@ -40,6 +40,8 @@ const envSchema = z.object({
   RUN_CONCURRENCY: int(10, 1),
   NODE_OUTPUT_MAX_BYTES: int(256 * 1024, 1024),
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
+  PUBLIC_BASE_URL: z.preprocess((value) => (value === '' ? undefined : value), urlWithScheme(['http', 'https']).optional()),
+  MCP_ALLOWED_HOSTS: z.string().default(''),
   OUTBOUND_ALLOW: z.string().default(''),
   OUTBOUND_DENY: z.string().default(''),
   TOOLSET_HEALTH_INTERVAL_MS: int(0),
@@ -59,6 +61,12 @@ const envSchema = z.object({
 export type AppConfig = Readonly<{
   env: 'development' | 'production' | 'test';
   api: { host: string; port: number; bodyLimitBytes: number };
+  /**
+   * Published MCP servers: `publicBaseUrl` is what their `url` starts with (a proxy's address when
+   * there is one; default `http://API_HOST:API_PORT`); requests whose Host (or Origin) is not the
+   * public host, a loopback name or one of `allowedHosts` are refused (DNS rebinding).
+   */
+  mcp: { publicBaseUrl?: string; allowedHosts: string[] };
   mongoUrl: string;
   redisUrl: string;
   queuePrefix: string;
@@ -112,6 +120,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     env: e.NODE_ENV,
     api: { host: e.API_HOST, port: e.API_PORT, bodyLimitBytes: e.BODY_LIMIT_BYTES },
+    mcp: { publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''), allowedHosts: list(e.MCP_ALLOWED_HOSTS) },
     mongoUrl: e.MONGO_URL,
     redisUrl: e.REDIS_URL,
     queuePrefix: e.QUEUE_PREFIX,

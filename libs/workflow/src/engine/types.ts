@@ -74,6 +74,18 @@ export interface ToolCatalog {
   listTools(toolsetId: string): Promise<ToolDescriptor[] | undefined>;
 }
 
+/**
+ * How an mcpTool node answers a tool that asks for input mid-call (elicitation / input_required):
+ * with fixed values, with the requested schema's defaults, or by declining (the default).
+ */
+export type ElicitationPolicy = { answer: Record<string, unknown> } | 'defaults' | 'decline';
+
+/** One request for input a call met, and how it was answered (for the run log). */
+export interface ElicitationRecord {
+  message: string;
+  action: 'accept' | 'decline' | 'cancel';
+}
+
 export interface ToolCallRequest {
   toolsetId: string;
   tool: string;
@@ -82,6 +94,7 @@ export interface ToolCallRequest {
   timeoutMs?: number;
   /** The node's retry policy (or the tool's idempotentHint) allows resending a sent call. */
   mayRepeat?: boolean;
+  elicitation?: ElicitationPolicy;
 }
 
 export interface ToolCallResult {
@@ -92,6 +105,8 @@ export interface ToolCallResult {
   /** Log details: transport used, whether the pooled session was reused. */
   transport: string;
   sessionReused: boolean;
+  /** Requests for input the call met, in order. */
+  elicitations?: ElicitationRecord[];
 }
 
 /** Port: calls a tool through the run's MCP client pool. Throws an EngineError with a code. */

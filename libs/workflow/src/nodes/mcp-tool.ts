@@ -1,5 +1,5 @@
 import { ENGINE_ERROR_CODES, EngineError } from '../engine/errors.js';
-import type { NodeDefinition, NodeExecutor, NodeValidationContext, ToolCallResult, ToolDescriptor, TypedField, ValidationIssue } from '../engine/types.js';
+import type { ElicitationPolicy, NodeDefinition, NodeExecutor, NodeValidationContext, ToolCallResult, ToolDescriptor, TypedField, ValidationIssue } from '../engine/types.js';
 
 interface ToolRef {
   toolsetId: string;
@@ -9,6 +9,15 @@ interface ToolRef {
 function readToolRef(node: NodeDefinition): ToolRef | undefined {
   const { toolsetId, tool } = node.config ?? {};
   return typeof toolsetId === 'string' && toolsetId !== '' && typeof tool === 'string' && tool !== '' ? { toolsetId, tool } : undefined;
+}
+
+/** `config.elicitation`: undefined when absent, 'invalid' when it is not one of the policies. */
+function readElicitation(node: NodeDefinition): ElicitationPolicy | 'invalid' | undefined {
+  const value: unknown = node.config?.elicitation;
+  if (value === undefined || value === 'defaults' || value === 'decline') return value;
+  const answer = typeof value === 'object' && value !== null ? (value as { answer?: unknown }).answer : undefined;
+  const keys = typeof value === 'object' && value !== null ? Object.keys(value) : [];
+  return typeof answer === 'object' && answer !== null && !Array.isArray(answer) && keys.length === 1 ? { answer: answer as Record<string, unknown> } : 'invalid';
 }
 
 function output(key: string, valueType: TypedField['valueType'], description: string): TypedField {
@@ -37,7 +46,16 @@ async function usableTool({ node, catalog }: NodeValidationContext): Promise<Too
   return descriptor?.usable ? descriptor : undefined;
 }
 
-async function validateToolRef({ node, nodePath, catalog }: NodeValidationContext): Promise<ValidationIssue[]> {
+async function validateToolRef(context: NodeValidationContext): Promise<ValidationIssue[]> {
+  const { node, nodePath } = context;
+  if (readElicitation(node) === 'invalid') {
+    const message = 'elicitation must be "defaults", "decline" or {"answer": {…}} (pausing the run is not supported yet)';
+    return [{ path: `${nodePath}/config/elicitation`, code: 'INVALID_CONFIG', message }, ...(await validateToolRefOnly(context))];
+  }
+  return validateToolRefOnly(context);
+}
+
+async function validateToolRefOnly({ node, nodePath, catalog }: NodeValidationContext): Promise<ValidationIssue[]> {
   const ref = readToolRef(node);
   if (!ref) return [{ path: `${nodePath}/config`, code: 'INVALID_CONFIG', message: 'mcpTool needs config {toolsetId, tool}' }];
   const tools = await catalog.listTools(ref.toolsetId);
@@ -77,8 +95,16 @@ export const mcpToolNode: NodeExecutor = {
     }
     // A sent call may be sent again only if the node retries anyway or the tool says repeats are harmless.
     const mayRepeat = (node.retry?.maxAttempts ?? 1) > 1 || descriptor.annotations?.idempotentHint === true;
-    const result = await services.tools.callTool({ ...ref, arguments: inputs, signal, timeoutMs: callTimeoutMs, mayRepeat });
-    const details = { ...ref, transport: result.transport, sessionReused: result.sessionReused, isError: result.isError };
+    const elicitation = readElicitation(node);
+    const policy = elicitation === 'invalid' ? undefined : elicitation;
+    const result = await services.tools.callTool({ ...ref, arguments: inputs, signal, timeoutMs: callTimeoutMs, mayRepeat, ...(policy && { elicitation: policy }) });
+    const details = {
+      ...ref,
+      transport: result.transport,
+      sessionReused: result.sessionReused,
+      isError: result.isError,
+      ...(result.elicitations?.length ? { elicitations: result.elicitations } : {}),
+    };
     if (result.isError) {
       const message = result.text.trim() === '' ? `tool "${ref.tool}" reported an error` : result.text.slice(0, 1000);
       throw new EngineError(ENGINE_ERROR_CODES.mcpToolError, message, { details });

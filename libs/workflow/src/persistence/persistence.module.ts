@@ -1,11 +1,14 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { MongooseModule, type ModelDefinition } from '@nestjs/mongoose';
 import { API_KEY_MODEL, ApiKeySchema } from './api-key.schema.js';
+import { MCP_SERVER_MODEL, McpServerSchema } from './mcp-server.schema.js';
 import { PROVIDER_MODEL, ProviderSchema } from './provider.schema.js';
 import { NODE_EXECUTION_MODEL, NodeExecutionSchema } from './node-execution.schema.js';
 import { RUN_MCP_SESSION_MODEL, RunMcpSessionSchema } from './run-session.schema.js';
 import { RUN_MODEL, RunSchema } from './run.schema.js';
 import { TOOLSET_MODEL, ToolsetSchema } from './toolset.schema.js';
+import { TOOL_CALL_MODEL, ToolCallSchema } from './tool-call.schema.js';
+import { TOOLSET_CHANGE_MODEL, ToolsetChangeSchema } from './toolset-change.schema.js';
 import { WORKFLOW_MODEL, WORKFLOW_VERSION_MODEL, WorkflowSchema, WorkflowVersionSchema } from './workflow.schema.js';
 
 /**
@@ -20,6 +23,9 @@ export const MODELS: ModelDefinition[] = [
   { name: RUN_MODEL, schema: RunSchema },
   { name: NODE_EXECUTION_MODEL, schema: NodeExecutionSchema },
   { name: RUN_MCP_SESSION_MODEL, schema: RunMcpSessionSchema },
+  { name: TOOL_CALL_MODEL, schema: ToolCallSchema },
+  { name: TOOLSET_CHANGE_MODEL, schema: ToolsetChangeSchema },
+  { name: MCP_SERVER_MODEL, schema: McpServerSchema },
   { name: API_KEY_MODEL, schema: ApiKeySchema },
 ];
 

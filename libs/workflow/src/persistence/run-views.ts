@@ -1,7 +1,7 @@
 import type { ExecutionRecord } from '../engine/run-store.js';
 import type { NodeErrorInfo, NodeStatus } from '../engine/types.js';
 import { fromJsonText } from './json-field.js';
-import type { RunDoc, RunDocStatus, RunErrorDoc, RunStatsDoc } from './run.schema.js';
+import type { RunDoc, RunDocStatus, RunErrorDoc, RunSource, RunStatsDoc } from './run.schema.js';
 
 /** `GET /runs/:id` (SPEC §4), also the payload of the `run.finished` event. */
 export interface RunView {
@@ -22,6 +22,9 @@ export interface RunView {
   retryOf: string | null;
   /** Id of the API key that started the run. */
   triggeredBy: string | null;
+  /** `api` (REST) or `mcp` (a published MCP server's tool call, `mcpServerId` names the server). */
+  source: RunSource;
+  mcpServerId: string | null;
 }
 
 /**
@@ -69,6 +72,8 @@ export function toRunView(doc: RunDoc): RunView {
     cancelRequestedAt: iso(doc.cancelRequestedAt),
     retryOf: doc.retryOf ? String(doc.retryOf) : null,
     triggeredBy: doc.triggeredBy ?? null,
+    source: doc.source ?? 'api',
+    mcpServerId: doc.mcpServerId ?? null,
   };
 }
 

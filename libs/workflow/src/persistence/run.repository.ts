@@ -6,7 +6,7 @@ import { GuardedUpdates } from './guarded-update.js';
 import { toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 import { findPage, type Page, type PageRequest } from './paging.js';
-import { ACTIVE_RUN_STATUSES, RUN_MODEL, type RunDoc, type RunDocStatus, type RunErrorDoc, type RunStatsDoc } from './run.schema.js';
+import { ACTIVE_RUN_STATUSES, RUN_MODEL, type RunDoc, type RunDocStatus, type RunErrorDoc, type RunSource, type RunStatsDoc } from './run.schema.js';
 
 export interface NewRun {
   /** The run's id when the caller needs it before the insert (to listen for its events); else a new one. */
@@ -14,10 +14,14 @@ export interface NewRun {
   workflowId: string;
   version: number;
   inputs: Record<string, unknown>;
+  /** Sealed by the caller (SecretBox); never opened here. */
+  secretInputs?: string;
   idempotencyKey?: string;
   requestHash?: string;
   retryOf?: string;
   triggeredBy?: string;
+  /** Who started it; absent = the REST API. */
+  trigger?: { source: RunSource; mcpServerId?: string };
 }
 
 export type InsertRunResult = { created: true; run: RunDoc } | { created: false; run: RunDoc };
@@ -81,12 +85,15 @@ export class RunRepository {
       version: input.version,
       status: 'queued',
       inputs: toJsonText(input.inputs),
+      ...(input.secretInputs === undefined ? {} : { secretInputs: input.secretInputs }),
       createdAt: now,
       checkedAt: now,
       claims: 0,
       ...(idempotencyScope && { idempotencyScope, requestHash: input.requestHash }),
       ...(input.retryOf && { retryOf: new Types.ObjectId(input.retryOf) }),
       ...(input.triggeredBy && { triggeredBy: input.triggeredBy }),
+      ...(input.trigger && { source: input.trigger.source }),
+      ...(input.trigger?.mcpServerId && { mcpServerId: input.trigger.mcpServerId }),
     };
     try {
       await this.runs.collection.insertOne({ ...run });

@@ -13,6 +13,10 @@ export interface RunErrorDoc {
   path?: string;
 }
 
+/** What started a run: the REST API (absent on older runs) or a published MCP server's tool call. */
+export const RUN_SOURCES = ['api', 'mcp'] as const;
+export type RunSource = (typeof RUN_SOURCES)[number];
+
 export interface RunStatsDoc {
   nodesExecuted: number;
   nodesSkipped: number;
@@ -31,6 +35,8 @@ export interface RunDoc {
   status: RunDocStatus;
   /** JSON text (see json-field.ts). */
   inputs: string;
+  /** The secret inputs (inputSchema `writeOnly` / `format: "password"`), sealed JSON; `inputs` holds `***` for them. */
+  secretInputs?: string;
   outputs?: string;
   error?: RunErrorDoc;
   stats?: RunStatsDoc;
@@ -46,6 +52,10 @@ export interface RunDoc {
   retryOf?: Types.ObjectId;
   /** Id of the API key that asked for the run (start or retry). */
   triggeredBy?: string;
+  /** Absent = `api`. */
+  source?: RunSource;
+  /** The published MCP server whose tool call started the run (`source: mcp`). */
+  mcpServerId?: string;
   /** Last time the run was handed to BullMQ successfully (unset while Redis was unreachable). */
   enqueuedAt?: Date;
   /** How many times a worker took the run (first start, retries, resumes); bounded. */
@@ -63,6 +73,7 @@ export const RunSchema = new Schema<RunDoc>(
     version: { type: Number, required: true },
     status: { type: String, enum: RUN_STATUSES, required: true },
     inputs: { type: String, required: true },
+    secretInputs: { type: String },
     outputs: { type: String },
     error: { type: { code: String, message: String, nodeId: String, path: String, _id: false } },
     stats: { type: { nodesExecuted: Number, nodesSkipped: Number, nodesFailed: Number, _id: false } },
@@ -74,6 +85,8 @@ export const RunSchema = new Schema<RunDoc>(
     requestHash: { type: String },
     retryOf: { type: Schema.Types.ObjectId },
     triggeredBy: { type: String },
+    source: { type: String, enum: RUN_SOURCES },
+    mcpServerId: { type: String },
     enqueuedAt: { type: Date },
     claims: { type: Number, default: 0 },
     lease: { type: String },

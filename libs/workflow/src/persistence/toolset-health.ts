@@ -3,6 +3,7 @@ import { connectMcp, isMcpError } from '#mcp';
 import { scrubSecrets } from '../secrets/scrub-secrets.js';
 import { connectionSecrets, ToolsetRepository } from './toolset.repository.js';
 import { connectionSpecOf, ToolsetTargets } from './toolset-targets.js';
+import { ToolsetRefreshRequests } from '../queue/toolset-refresh-queue.js';
 
 /** A health check's bounds: connecting (handshake included), then one listing. */
 const CHECK_CONNECT_TIMEOUT_MS = 10_000;
@@ -30,6 +31,7 @@ export class ToolsetHealthChecker {
   constructor(
     private readonly toolsets: ToolsetRepository,
     private readonly targets: ToolsetTargets,
+    private readonly refreshes: ToolsetRefreshRequests,
   ) {}
 
   /** undefined when the toolset does not exist. */
@@ -41,7 +43,7 @@ export class ToolsetHealthChecker {
     let health: ToolsetHealth;
     try {
       const target = { ...this.targets.targetFor(connectionSpecOf(connection)), connectTimeoutMs: CHECK_CONNECT_TIMEOUT_MS };
-      const mcp = await connectMcp(target, { signal });
+      const mcp = await connectMcp(target, { signal, onToolsListChanged: () => this.refreshes.request(toolsetId) });
       try {
         await mcp.listTools({ signal, timeoutMs: CHECK_LIST_TIMEOUT_MS });
         health = { ok: true, checkedAt: new Date(), latencyMs: elapsed(), protocolVersion: mcp.serverInfo.protocolVersion };

@@ -6,6 +6,10 @@ import { ToolsetSnapshots } from './toolset-snapshots.js';
 import { ToolsetRepository } from './toolset.repository.js';
 import { ToolsetTargets } from './toolset-targets.js';
 import { ToolsetHealthChecker } from './toolset-health.js';
+import { ToolCallRepository } from './tool-call.repository.js';
+import { ToolsetChangeRepository } from './toolset-change.repository.js';
+import { ToolsetRefresher } from './toolset-refresher.js';
+import { ToolsetRefreshRequests } from '../queue/toolset-refresh-queue.js';
 
 /**
  * Stored toolsets for the API and the worker: the repository (headers sealed/opened here only),
@@ -15,7 +19,17 @@ import { ToolsetHealthChecker } from './toolset-health.js';
  */
 @Module({
   imports: [SecretsModule, OutboundModule],
-  providers: [ToolsetRepository, ToolsetCatalog, ToolsetTargets, ToolsetSnapshots, ToolsetHealthChecker],
-  exports: [ToolsetRepository, ToolsetCatalog, ToolsetTargets, ToolsetSnapshots, ToolsetHealthChecker],
+  providers: [ToolsetRepository, ToolsetCatalog, ToolsetTargets, ToolsetSnapshots, ToolsetHealthChecker, ToolCallRepository, ToolsetChangeRepository, ToolsetRefresher, ToolsetRefreshRequests],
+  exports: [
+    ToolsetRepository,
+    ToolsetCatalog,
+    ToolsetTargets,
+    ToolsetSnapshots,
+    ToolsetHealthChecker,
+    ToolCallRepository,
+    ToolsetChangeRepository,
+    ToolsetRefresher,
+    ToolsetRefreshRequests,
+  ],
 })
 export class ToolsetStoreModule {}

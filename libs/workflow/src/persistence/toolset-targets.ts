@@ -5,6 +5,7 @@ import type { McpHttpTarget, McpStdioTarget, McpTarget, TransportMode } from '#m
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { OutboundHttp } from '../outbound/outbound.module.js';
+import { renderHeaders, staticHeaders } from '../secrets/secret-inputs.js';
 import { stdioRefusal } from '../stdio/stdio-policy.js';
 import { ToolsetRepository, type ToolsetConnection } from './toolset.repository.js';
 
@@ -39,9 +40,14 @@ export interface TargetOptions {
   transport?: 'resolved' | 'requested';
 }
 
-/** MCP target of a connection: headers in clear, the SSRF-safe fetch, the call timeout (toolset's, else the default). */
-export function connectionTarget(spec: HttpConnectionSpec, fetch: McpHttpTarget['fetch'], defaultTimeoutMs: number): McpHttpTarget {
-  const target: McpHttpTarget = { url: spec.url, headers: spec.headers, transport: spec.transport, timeoutMs: spec.timeoutMs ?? defaultTimeoutMs, fetch };
+/**
+ * MCP target of a connection: headers in clear, the SSRF-safe fetch, the call timeout (toolset's,
+ * else the default). Header templates are filled from a run's secret inputs; without a run
+ * (listing, ad-hoc call) the templated headers are left out.
+ */
+export function connectionTarget(spec: HttpConnectionSpec, fetch: McpHttpTarget['fetch'], defaultTimeoutMs: number, secrets?: Record<string, unknown>): McpHttpTarget {
+  const headers = secrets ? renderHeaders(spec.headers, secrets) : staticHeaders(spec.headers);
+  const target: McpHttpTarget = { url: spec.url, headers, transport: spec.transport, timeoutMs: spec.timeoutMs ?? defaultTimeoutMs, fetch };
   if (spec.protocolVersion !== undefined) target.protocolVersion = spec.protocolVersion;
   return target;
 }
@@ -73,9 +79,9 @@ export class ToolsetTargets {
   }
 
   /** Throws StdioRefusedError for a stdio spec the operator's policy does not allow (checked on every start, not only at create). */
-  targetFor(spec: ConnectionSpec): McpTarget {
+  targetFor(spec: ConnectionSpec, secrets?: Record<string, unknown>): McpTarget {
     if (spec.kind === 'stdio') return this.stdioTarget(spec);
-    return connectionTarget(spec, this.outbound.fetch, this.config.limits.callTimeoutMs);
+    return connectionTarget(spec, this.outbound.fetch, this.config.limits.callTimeoutMs, secrets);
   }
 
   /**

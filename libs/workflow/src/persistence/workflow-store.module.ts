@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { McpServerRepository } from './mcp-server.repository.js';
 import { NodeExecutionRepository } from './node-execution.repository.js';
 import { RunSessionRepository } from './run-session.repository.js';
 import { RunRepository } from './run.repository.js';
@@ -9,7 +10,7 @@ import { WorkflowRepository } from './workflow.repository.js';
  * (global) in the importing app.
  */
 @Module({
-  providers: [WorkflowRepository, RunRepository, RunSessionRepository, NodeExecutionRepository],
-  exports: [WorkflowRepository, RunRepository, RunSessionRepository, NodeExecutionRepository],
+  providers: [WorkflowRepository, RunRepository, RunSessionRepository, NodeExecutionRepository, McpServerRepository],
+  exports: [WorkflowRepository, RunRepository, RunSessionRepository, NodeExecutionRepository, McpServerRepository],
 })
 export class WorkflowStoreModule {}

@@ -1,0 +1,153 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
+import { APP_CONFIG, SECRET_BOX, splitSecretInputs, type AppConfig, type McpServerRecord, type RunStreamEvent, type RunView, type SecretBox } from '#workflow/nest';
+import { CancelRun } from '../runs/cancel-run.js';
+import { runInputProblems, withDefaults } from '../runs/run-inputs.js';
+import { RunAdmission } from '../runs/run-admission.js';
+import { PublishedCatalog } from './published-catalog.js';
+
+/** Where a result names its run (`_meta` keys outside the reserved `io.modelcontextprotocol/` prefix). */
+export const RUN_ID_META = 'mcpflow/runId';
+
+/** Beyond the run deadline the worker fails the run; this margin covers the worker noticing it. */
+const DEADLINE_MARGIN_MS = 60_000;
+
+export interface ToolCallRequest {
+  server: McpServerRecord;
+  keyId: string | null;
+  name: string;
+  arguments: Record<string, unknown> | undefined;
+  progressToken?: string | number;
+  signal: AbortSignal;
+  /** Sends a notification related to this call (progress). */
+  notify(notification: { method: 'notifications/progress'; params: Record<string, unknown> }): Promise<void>;
+  /**
+   * Whether the abort of `signal` is the client cancelling the call (→ the run is canceled) rather
+   * than a connection that went away (→ the run goes on; its id is in the logs and the progress).
+   */
+  abortMeansCancel(): boolean;
+  /** Told the run id before anything waits on it (cancel routing for sessions on other processes). */
+  onRunStarted?(runId: string): Promise<void>;
+  onRunEnded?(runId: string): Promise<void>;
+}
+
+function toolError(text: string, runId?: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }], ...(runId && { _meta: { [RUN_ID_META]: runId } }) };
+}
+
+function resultOf(run: RunView): CallToolResult {
+  const meta = { [RUN_ID_META]: run.id };
+  if (run.status === 'succeeded') {
+    const outputs = run.outputs ?? {};
+    return { content: [{ type: 'text', text: JSON.stringify(outputs) }], structuredContent: outputs, _meta: meta };
+  }
+  if (run.status === 'canceled') return toolError(`RUN_CANCELED: run ${run.id} was canceled`, run.id);
+  if (run.status === 'failed') {
+    const error = run.error ?? { code: 'RUN_FAILED', message: 'the run failed' };
+    return toolError(`${error.code}: ${error.message} (run ${run.id}${error.nodeId ? `, node ${error.nodeId}` : ''})`, run.id);
+  }
+  return toolError(`RUN_STILL_RUNNING: run ${run.id} is still ${run.status}; GET /runs/${run.id} will have its result`, run.id);
+}
+
+/**
+ * `tools/call` on a published server: the arguments are checked against the workflow's
+ * `inputSchema` (a problem is a tool error naming its path), then the call is a real run through
+ * the queue and the worker, awaited through the run events (any API process sees them).
+ */
+@Injectable()
+export class CallPublishedTool {
+  private readonly logger = new Logger(CallPublishedTool.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+    private readonly catalog: PublishedCatalog,
+    private readonly admission: RunAdmission,
+    private readonly canceler: CancelRun,
+  ) {}
+
+  async execute(call: ToolCallRequest): Promise<CallToolResult> {
+    const published = await this.catalog.tool(call.server, call.name);
+    if (!published) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${call.name}`);
+    const schema = published.definition.inputSchema;
+    const inputs = withDefaults(schema, call.arguments ?? {});
+    const problems = runInputProblems(schema, inputs, 'arguments');
+    if (problems.length) {
+      return toolError(`Invalid arguments for tool ${call.name}:\n${problems.map((problem) => `${problem.path}: ${problem.message}`).join('\n')}`);
+    }
+
+    // Secret inputs (header templates' tokens) are sealed apart and shown as ***, as for REST runs.
+    const { shown, secrets } = splitSecretInputs(schema, inputs);
+    const secretInputs = Object.keys(secrets).length > 0 ? this.box.seal(JSON.stringify(secrets)) : undefined;
+    const progress = new ProgressReporter(call, published.definition.nodes.length);
+    const { run, watch } = await this.admission.launch(
+      { workflowId: published.workflowId, version: published.version, inputs: shown, ...(secretInputs && { secretInputs }), trigger: { source: 'mcp', mcpServerId: call.server.id } },
+      (event) => progress.onEvent(event),
+    );
+    this.logger.log({ runId: run.id, mcpServerId: call.server.id, tool: call.name, keyId: call.keyId }, 'MCP tool call started a run');
+    try {
+      await call.onRunStarted?.(run.id);
+      const finished = await this.waitOrAbort(() => watch.until(this.config.limits.runDeadlineMs + DEADLINE_MARGIN_MS, run), call.signal);
+      if (finished === 'aborted') return this.abandon(run.id, call);
+      await progress.flushed();
+      return resultOf(finished ?? run);
+    } finally {
+      watch.close();
+      await call.onRunEnded?.(run.id);
+    }
+  }
+
+  private async waitOrAbort(wait: () => Promise<RunView | undefined>, signal: AbortSignal): Promise<RunView | undefined | 'aborted'> {
+    if (signal.aborted) return 'aborted';
+    let onAbort: () => void = () => undefined;
+    const aborted = new Promise<'aborted'>((resolve) => {
+      onAbort = () => resolve('aborted');
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([wait(), aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** The answer is not delivered (the SDK drops it): only the run's fate is decided here. */
+  private abandon(runId: string, call: ToolCallRequest): CallToolResult {
+    if (call.abortMeansCancel()) {
+      this.logger.log({ runId, mcpServerId: call.server.id }, 'MCP client canceled the call: canceling its run');
+      this.canceler.execute(runId).catch((error: unknown) => this.logger.warn({ err: error, runId }, 'could not cancel the run of a canceled MCP call'));
+      return toolError(`RUN_CANCELED: run ${runId} was canceled`, runId);
+    }
+    this.logger.warn({ runId, mcpServerId: call.server.id }, 'MCP client went away before the run ended: the run goes on');
+    return toolError(`run ${runId} goes on without the client`, runId);
+  }
+}
+
+/** One `notifications/progress` per finished node, in order, when the client sent a progressToken. */
+class ProgressReporter {
+  private finished = 0;
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly call: ToolCallRequest,
+    private readonly total: number,
+  ) {}
+
+  onEvent(event: RunStreamEvent): void {
+    const token = this.call.progressToken;
+    if (token === undefined || event.type !== 'node.finished') return;
+    this.finished += 1;
+    const params = {
+      progressToken: token,
+      progress: this.finished,
+      total: Math.max(this.total, this.finished),
+      message: `run ${event.runId}: node ${event.item.nodeId} ${event.item.status}`,
+    };
+    this.chain = this.chain.then(() => this.call.notify({ method: 'notifications/progress', params })).catch(() => undefined);
+  }
+
+  /** Every progress notification is handed to the transport before the result. */
+  flushed(): Promise<void> {
+    return this.chain;
+  }
+}

@@ -1,0 +1,87 @@
+import { All, Controller, Get, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { APP_CONFIG, McpServerRepository, type AppConfig, type McpServerRecord } from '#workflow/nest';
+import { Public } from '../api-keys/access.decorators.js';
+import { LegacySseSessions } from './legacy-sse.js';
+import { McpCallers, type McpCaller } from './mcp-callers.js';
+import { RequestOrigin } from './request-origin.js';
+import { StreamableHttpEndpoint } from './streamable-http.js';
+
+interface Admitted {
+  server: McpServerRecord;
+  caller: McpCaller;
+}
+
+function refuse(res: Response, status: number, message: string, headers: Record<string, string> = {}): undefined {
+  res.status(status).set(headers).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+  return undefined;
+}
+
+/**
+ * The MCP endpoints of published servers. Before any MCP processing: the Host/Origin check (DNS
+ * rebinding), the caller's key, the server's existence. Answers are JSON-RPC shaped, as MCP
+ * clients expect, not the REST error body.
+ */
+@Controller('mcp')
+@Public() // authenticated by McpCallers (API key with `mcp`), answered in JSON-RPC shape
+export class McpEndpointController {
+  private readonly logger = new Logger(McpEndpointController.name);
+  private readonly origin: RequestOrigin;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly servers: McpServerRepository,
+    private readonly callers: McpCallers,
+    private readonly streamable: StreamableHttpEndpoint,
+    private readonly legacySse: LegacySseSessions,
+  ) {
+    this.origin = new RequestOrigin(config);
+  }
+
+  /** Streamable HTTP, every revision (2026-07-28 and 2025-*). */
+  @All(':id')
+  async streamableHttp(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.guarded(res, async () => {
+      const admitted = await this.admit(id, req, res);
+      if (admitted) await this.streamable.serve(admitted.server, admitted.caller, req, res);
+    });
+  }
+
+  /** Legacy 2024-11-05 HTTP+SSE: the event stream. */
+  @Get(':id/sse')
+  async sseStream(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.guarded(res, async () => {
+      const admitted = await this.admit(id, req, res);
+      if (admitted) await this.legacySse.open(admitted.server, admitted.caller, res);
+    });
+  }
+
+  /** Legacy 2024-11-05 HTTP+SSE: the client's messages (`?sessionId=` from the stream's `endpoint` event). */
+  @Post(':id/messages')
+  async sseMessage(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.guarded(res, async () => {
+      const admitted = await this.admit(id, req, res);
+      if (admitted) await this.legacySse.post(admitted.server, admitted.caller, req, res);
+    });
+  }
+
+  private async admit(id: string, req: Request, res: Response): Promise<Admitted | undefined> {
+    const originProblem = this.origin.problem(req.headers.host, req.headers.origin);
+    if (originProblem) return refuse(res, 403, originProblem);
+    const check = await this.callers.check(req.headers.authorization, id);
+    if (!check.ok) return refuse(res, check.status, check.message, check.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="mcpflow"' } : {});
+    const server = await this.servers.findById(id);
+    if (!server) return refuse(res, 404, `MCP server ${id} not found`);
+    return { server, caller: check.caller };
+  }
+
+  private async guarded(res: Response, serve: () => Promise<void>): Promise<void> {
+    try {
+      await serve();
+    } catch (error) {
+      this.logger.error({ err: error }, 'MCP endpoint failure');
+      if (!res.headersSent) refuse(res, 500, 'Internal error');
+      else res.end();
+    }
+  }
+}

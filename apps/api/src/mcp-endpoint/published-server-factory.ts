@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import type { McpServerRecord } from '#workflow/nest';
+import { CallPublishedTool } from './call-published-tool.js';
+import { CallRegistry } from './call-registry.js';
+import { PublishedCatalog } from './published-catalog.js';
+
+/** Tools per `tools/list` page; the cursor is the offset of the next page. */
+export const TOOLS_PAGE_SIZE = 100;
+
+/** What one request (or one legacy SSE session) is served for. */
+export interface McpRequestScope {
+  server: McpServerRecord;
+  keyId: string | null;
+  /** How this client is served; it decides what an abort of a call means. */
+  serving: { kind: 'modern' } | { kind: 'stateless-legacy'; sessionId?: string } | { kind: 'sse-session'; closed(): boolean };
+}
+
+function parseCursor(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  const offset = Number(Buffer.from(cursor, 'base64url').toString());
+  if (!Number.isInteger(offset) || offset < 0) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor');
+  return offset;
+}
+
+/**
+ * Builds the MCP server instance of one request (or one legacy SSE session): the low-level SDK
+ * `Server`, because the tools are data (workflows), not code, and their schemas are JSON Schema.
+ */
+@Injectable()
+export class PublishedServerFactory {
+  constructor(
+    private readonly catalog: PublishedCatalog,
+    private readonly calls: CallPublishedTool,
+    private readonly registry: CallRegistry,
+  ) {}
+
+  build(scope: McpRequestScope): Server {
+    const { server, keyId, serving } = scope;
+    const mcp = new Server(
+      { name: server.name, version: '1.0.0' },
+      { capabilities: { tools: { listChanged: true } }, ...(server.description && { instructions: server.description }) },
+    );
+    mcp.setRequestHandler('tools/list', async (request) => {
+      const offset = parseCursor(request.params?.cursor);
+      const tools = await this.catalog.tools(server);
+      const next = offset + TOOLS_PAGE_SIZE;
+      return {
+        tools: tools.slice(offset, next).map((published) => published.tool),
+        ...(next < tools.length && { nextCursor: Buffer.from(String(next)).toString('base64url') }),
+      };
+    });
+    mcp.setRequestHandler('tools/call', async (request, ctx) => {
+      const sessionId = serving.kind === 'stateless-legacy' ? serving.sessionId : undefined;
+      const requestId = ctx.mcpReq.id;
+      return this.calls.execute({
+        server,
+        keyId,
+        name: request.params.name,
+        arguments: request.params.arguments,
+        progressToken: ctx.mcpReq._meta?.progressToken,
+        signal: ctx.mcpReq.signal,
+        notify: (notification) => ctx.mcpReq.notify(notification),
+        // Modern: closing the request's stream is the cancellation. Legacy SSE: the session's own
+        // notifications/cancelled aborts, the stream closing does too (then the run goes on).
+        // Stateless 2025: an abort is only a lost connection; cancels come through CallRegistry.
+        abortMeansCancel: () => serving.kind === 'modern' || (serving.kind === 'sse-session' && !serving.closed()),
+        ...(sessionId && {
+          onRunStarted: (runId: string) => this.registry.record(keyId, sessionId, requestId, runId),
+          onRunEnded: () => this.registry.forget(keyId, sessionId, requestId),
+        }),
+      });
+    });
+    return mcp;
+  }
+}

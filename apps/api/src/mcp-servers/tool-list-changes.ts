@@ -1,0 +1,62 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { APP_CONFIG, redisConnectionOptions, type AppConfig } from '#workflow/nest';
+import { RedisConnection } from '../redis/redis.module.js';
+
+type Listener = () => void;
+
+/** How long a first subscriber waits for Redis to confirm before it goes on without. */
+const SUBSCRIBE_TIMEOUT_MS = 1000;
+
+/**
+ * "The tools of MCP server X changed" across every API process: one Redis channel, the message is
+ * the server id. A published workflow's new version, a PATCH or a DELETE of the server publish it;
+ * each process hands it to its own open streams (whatever protocol generation they speak).
+ */
+@Injectable()
+export class ToolListChanges implements OnApplicationShutdown {
+  private readonly logger = new Logger(ToolListChanges.name);
+  private readonly subscriber: Redis;
+  private readonly channel: string;
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly subscribed: Promise<unknown>;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly redis: RedisConnection,
+  ) {
+    this.channel = `${config.queuePrefix}:mcp-server-changes`;
+    // Commands queue while Redis is away and ioredis subscribes again on reconnect.
+    this.subscriber = new Redis({ ...redisConnectionOptions(config, true) });
+    this.subscriber.on('error', () => undefined);
+    this.subscribed = this.subscriber.subscribe(this.channel).catch((error: unknown) => this.logger.warn({ err: error }, 'not listening for MCP tool changes'));
+    this.subscriber.on('message', (_channel: string, serverId: string) => {
+      for (const listener of [...(this.listeners.get(serverId) ?? [])]) listener();
+    });
+  }
+
+  /** Best effort: a lost message means a client re-lists later than it could have. */
+  async publish(serverIds: readonly string[]): Promise<void> {
+    for (const serverId of serverIds) {
+      await this.redis.client.publish(this.channel, serverId).catch((error: unknown) => {
+        this.logger.warn({ err: error, serverId }, 'tools/list_changed not published (Redis unreachable)');
+      });
+    }
+  }
+
+  /** Calls `listener` whenever server `serverId` changes; resolves once Redis listens. Returns the unsubscribe. */
+  async subscribe(serverId: string, listener: Listener): Promise<() => void> {
+    await Promise.race([this.subscribed, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_TIMEOUT_MS).unref())]);
+    let set = this.listeners.get(serverId);
+    if (!set) this.listeners.set(serverId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.listeners.get(serverId) === set) this.listeners.delete(serverId);
+    };
+  }
+
+  onApplicationShutdown(): void {
+    this.subscriber.disconnect();
+  }
+}
