@@ -107,11 +107,13 @@ export class ToolsetsController {
   }
 
   @Get(':id/changes')
+  @RequireScope('read', 'write')
   changes(@Param('id') id: string, @Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
     return this.toolsetChanges.list(id, page);
   }
 
   @Get(':id/usage')
+  @RequireScope('read', 'write')
   usage(@Param('id') id: string, @Query(new ZodPipe(usageQuery, 'query')) query: UsageQuery) {
     return this.toolsetUsage.execute(id, query);
   }
