@@ -5,6 +5,7 @@ const shared = {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': tsJest },
   moduleNameMapper: {
+    '^#client$': '<rootDir>/libs/client/src/index.ts',
     '^#mcp$': '<rootDir>/libs/mcp/src/index.ts',
     '^#mcp/testing$': '<rootDir>/libs/mcp/src/testing/index.ts',
     '^#workflow$': '<rootDir>/libs/workflow/src/index.ts',

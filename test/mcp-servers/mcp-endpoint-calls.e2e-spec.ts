@@ -132,6 +132,19 @@ describe('published MCP server: progress, cancel, errors, list_changed, DNS rebi
     await client.close();
   });
 
+  it('keeps the run going when a client times out (its cancel says so): the result stays in GET /runs/:id', async () => {
+    for (const connect of [() => connectV1(server.url), () => connectV1Sse(server.url)]) {
+      const client = await connect();
+      const callsBefore = fixture.calls('slow');
+      const call = client.callTool({ name: 'slow', arguments: { steps: 10, stepMs: 100 } }, undefined, { timeout: 300 });
+      await expect(call).rejects.toThrow(/timed out/i);
+      await waitUntil(() => fixture.calls('slow') > callsBefore, 10_000, 'the slow call');
+      const run = await waitForRun(stack.apiUrl, (await latestRunOf(slowId)).id, 15_000);
+      expect(run).toMatchObject({ status: 'succeeded', outputs: { text: 'done after 10 steps' } });
+      await client.close();
+    }
+  });
+
   it('tells connected clients of every generation tools/list_changed when a published workflow changes', async () => {
     let v1Changes = 0;
     let sseChanges = 0;

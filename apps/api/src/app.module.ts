@@ -6,6 +6,7 @@ import { ApiExceptionFilter } from './common/api-exception.filter.js';
 import { loggerModule, type LogOptions } from './common/logging.js';
 
 import { HealthModule } from './health/health.module.js';
+import { OpenApiModule } from './openapi/openapi.module.js';
 import { McpEndpointModule } from './mcp-endpoint/mcp-endpoint.module.js';
 import { McpServersModule } from './mcp-servers/mcp-servers.module.js';
 import { ProvidersModule } from './providers/providers.module.js';
@@ -31,6 +32,7 @@ export class AppModule {
         NodeRegistryModule,
         WorkflowsModule,
         RunsModule,
+        OpenApiModule,
         McpServersModule,
         McpEndpointModule,
       ],

@@ -25,7 +25,7 @@ export interface ToolCallRequest {
    * Whether the abort of `signal` is the client cancelling the call (→ the run is canceled) rather
    * than a connection that went away (→ the run goes on; its id is in the logs and the progress).
    */
-  abortMeansCancel(): boolean;
+  abortMeansCancel(reason: unknown): boolean;
   /** Told the run id before anything waits on it (cancel routing for sessions on other processes). */
   onRunStarted?(runId: string): Promise<void>;
   onRunEnded?(runId: string): Promise<void>;
@@ -113,12 +113,12 @@ export class CallPublishedTool {
 
   /** The answer is not delivered (the SDK drops it): only the run's fate is decided here. */
   private abandon(runId: string, call: ToolCallRequest): CallToolResult {
-    if (call.abortMeansCancel()) {
+    if (call.abortMeansCancel(call.signal.reason)) {
       this.logger.log({ runId, mcpServerId: call.server.id }, 'MCP client canceled the call: canceling its run');
       this.canceler.execute(runId).catch((error: unknown) => this.logger.warn({ err: error, runId }, 'could not cancel the run of a canceled MCP call'));
       return toolError(`RUN_CANCELED: run ${runId} was canceled`, runId);
     }
-    this.logger.warn({ runId, mcpServerId: call.server.id }, 'MCP client went away before the run ended: the run goes on');
+    this.logger.warn({ runId, mcpServerId: call.server.id }, 'MCP client went away or timed out before the run ended: the run goes on');
     return toolError(`run ${runId} goes on without the client`, runId);
   }
 }

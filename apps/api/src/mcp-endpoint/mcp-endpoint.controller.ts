@@ -6,6 +6,8 @@ import { LegacySseSessions } from './legacy-sse.js';
 import { McpCallers, type McpCaller } from './mcp-callers.js';
 import { RequestOrigin } from './request-origin.js';
 import { StreamableHttpEndpoint } from './streamable-http.js';
+import { ApiRoute } from '../openapi/api-route.js';
+import { mcpEndpointRoutes } from './mcp-endpoint.routes.js';
 
 interface Admitted {
   server: McpServerRecord;
@@ -40,6 +42,7 @@ export class McpEndpointController {
 
   /** Streamable HTTP, every revision (2026-07-28 and 2025-*). */
   @All(':id')
+  @ApiRoute(mcpEndpointRoutes.streamableHttp)
   async streamableHttp(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.guarded(res, async () => {
       const admitted = await this.admit(id, req, res);
@@ -49,6 +52,7 @@ export class McpEndpointController {
 
   /** Legacy 2024-11-05 HTTP+SSE: the event stream. */
   @Get(':id/sse')
+  @ApiRoute(mcpEndpointRoutes.sseStream)
   async sseStream(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.guarded(res, async () => {
       const admitted = await this.admit(id, req, res);
@@ -58,6 +62,7 @@ export class McpEndpointController {
 
   /** Legacy 2024-11-05 HTTP+SSE: the client's messages (`?sessionId=` from the stream's `endpoint` event). */
   @Post(':id/messages')
+  @ApiRoute(mcpEndpointRoutes.sseMessage)
   async sseMessage(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.guarded(res, async () => {
       const admitted = await this.admit(id, req, res);

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Caller, RequireScope, WorkflowScoped } from '../api-keys/access.decorators.js';
 import type { Principal } from '../api-keys/api-key-authenticator.js';
@@ -6,6 +6,7 @@ import { pageQuerySchema, type PageQuery } from '../common/pagination.js';
 import { RequestHeader } from '../common/request-header.js';
 import { ZodPipe } from '../common/zod-validation.js';
 import { CancelRun } from './cancel-run.js';
+import { DeleteRun } from './delete-run.js';
 import {
   idempotencyKeySchema,
   logPageQuerySchema,
@@ -21,6 +22,8 @@ import { RetryRun } from './retry-run.js';
 import type { StartedRun } from './run-admission.js';
 import { StartRun } from './start-run.js';
 import { StreamRunEvents } from './stream-run-events.js';
+import { ApiRoute } from '../openapi/api-route.js';
+import { runRoutes } from './runs.routes.js';
 
 const idempotencyKeyPipe = new ZodPipe(idempotencyKeySchema, 'Idempotency-Key header', { optional: true });
 const waitPipe = new ZodPipe(waitQuerySchema, 'query');
@@ -39,9 +42,11 @@ export class RunsController {
     private readonly findRuns: FindRuns,
     private readonly cancelRun: CancelRun,
     private readonly streamRunEvents: StreamRunEvents,
+    private readonly deleteRun: DeleteRun,
   ) {}
 
   @Post('workflows/:id/runs')
+  @ApiRoute(runRoutes.start)
   @RequireScope('run')
   @WorkflowScoped({ workflowParam: 'id' })
   async start(
@@ -56,6 +61,7 @@ export class RunsController {
   }
 
   @Get('runs')
+  @ApiRoute(runRoutes.list)
   @RequireScope('read', 'run')
   @WorkflowScoped('filtered')
   list(
@@ -67,6 +73,7 @@ export class RunsController {
   }
 
   @Get('runs/:id')
+  @ApiRoute(runRoutes.get)
   @RequireScope('read', 'run')
   @WorkflowScoped({ runParam: 'id' })
   get(@Param('id') id: string) {
@@ -74,6 +81,7 @@ export class RunsController {
   }
 
   @Get('runs/:id/logs')
+  @ApiRoute(runRoutes.logs)
   @RequireScope('read', 'run')
   @WorkflowScoped({ runParam: 'id' })
   logs(@Param('id') id: string, @Query(new ZodPipe(logPageQuerySchema, 'query')) page: LogPageQuery) {
@@ -81,13 +89,23 @@ export class RunsController {
   }
 
   @Get('runs/:id/events')
+  @ApiRoute(runRoutes.events)
   @RequireScope('read', 'run')
   @WorkflowScoped({ runParam: 'id' })
   events(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     return this.streamRunEvents.execute(id, req, res);
   }
 
+  @Delete('runs/:id')
+  @RequireScope('write')
+  @HttpCode(204)
+  @ApiRoute(runRoutes.delete)
+  async delete(@Param('id') id: string): Promise<void> {
+    await this.deleteRun.execute(id);
+  }
+
   @Post('runs/:id/cancel')
+  @ApiRoute(runRoutes.cancel)
   @RequireScope('run')
   @WorkflowScoped({ runParam: 'id' })
   async cancel(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
@@ -97,6 +115,7 @@ export class RunsController {
   }
 
   @Post('runs/:id/retry')
+  @ApiRoute(runRoutes.retry)
   @RequireScope('run')
   @WorkflowScoped({ runParam: 'id' })
   async retry(

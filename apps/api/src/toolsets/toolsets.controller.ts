@@ -24,6 +24,8 @@ import { RefreshToolset } from './refresh-toolset.js';
 import { UpdateToolset } from './update-toolset.js';
 import { Caller, RequireScope } from '../api-keys/access.decorators.js';
 import type { Principal } from '../api-keys/api-key-authenticator.js';
+import { ApiRoute } from '../openapi/api-route.js';
+import { toolsetRoutes } from './toolsets.routes.js';
 
 /** Aborted when the client goes away before the answer, so a slow MCP server is not waited for. */
 function clientGone(res: Response): AbortSignal {
@@ -51,6 +53,7 @@ export class ToolsetsController {
   ) {}
 
   @Post()
+  @ApiRoute(toolsetRoutes.create)
   @RequireScope('write')
   async create(@Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody, @Res({ passthrough: true }) res: Response, @Caller() caller: Principal) {
     return toolsetView(await this.createToolset.execute(body, clientGone(res), caller.keyId));
@@ -59,6 +62,7 @@ export class ToolsetsController {
   @Post('preview')
   @RequireScope('write')
   @HttpCode(200)
+  @ApiRoute(toolsetRoutes.preview)
   preview(@Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody, @Res({ passthrough: true }) res: Response) {
     return this.previewToolset.execute(body, clientGone(res));
   }
@@ -66,6 +70,7 @@ export class ToolsetsController {
   @Post('import')
   @RequireScope('write')
   @HttpCode(200)
+  @ApiRoute(toolsetRoutes.import)
   import(
     @Body(new ZodPipe(importToolsetsBody)) body: ImportToolsetsBody,
     @Query(new ZodPipe(importToolsetsQuery, 'query')) query: { dryRun: boolean },
@@ -76,18 +81,21 @@ export class ToolsetsController {
   }
 
   @Get()
+  @ApiRoute(toolsetRoutes.list)
   @RequireScope('read', 'write')
   list(@Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
     return this.findToolsets.list(page);
   }
 
   @Get(':id')
+  @ApiRoute(toolsetRoutes.get)
   @RequireScope('read', 'write')
   async get(@Param('id') id: string) {
     return toolsetView(await this.findToolsets.get(id));
   }
 
   @Patch(':id')
+  @ApiRoute(toolsetRoutes.update)
   @RequireScope('write')
   async update(
     @Param('id') id: string,
@@ -101,18 +109,21 @@ export class ToolsetsController {
   @Post(':id/refresh')
   @RequireScope('write')
   @HttpCode(200)
+  @ApiRoute(toolsetRoutes.refresh)
   async refresh(@Param('id') id: string, @Res({ passthrough: true }) res: Response, @Caller() caller: Principal) {
     const { toolset, added, removed, changed } = await this.refreshToolset.execute(id, clientGone(res), caller.keyId);
     return { toolset: toolsetView(toolset), added, removed, changed };
   }
 
   @Get(':id/changes')
+  @ApiRoute(toolsetRoutes.changes)
   @RequireScope('read', 'write')
   changes(@Param('id') id: string, @Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
     return this.toolsetChanges.list(id, page);
   }
 
   @Get(':id/usage')
+  @ApiRoute(toolsetRoutes.usage)
   @RequireScope('read', 'write')
   usage(@Param('id') id: string, @Query(new ZodPipe(usageQuery, 'query')) query: UsageQuery) {
     return this.toolsetUsage.execute(id, query);
@@ -121,6 +132,7 @@ export class ToolsetsController {
   @Post(':id/check')
   @RequireScope('write')
   @HttpCode(200)
+  @ApiRoute(toolsetRoutes.check)
   check(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     return this.checkToolset.execute(id, clientGone(res));
   }
@@ -128,6 +140,7 @@ export class ToolsetsController {
   @Delete(':id')
   @RequireScope('write')
   @HttpCode(204)
+  @ApiRoute(toolsetRoutes.remove)
   async remove(@Param('id') id: string): Promise<void> {
     await this.deleteToolset.execute(id);
   }
@@ -135,6 +148,7 @@ export class ToolsetsController {
   @Post(':id/tools/:tool/call')
   @RequireScope('write')
   @HttpCode(200)
+  @ApiRoute(toolsetRoutes.call)
   call(@Param('id') id: string, @Param('tool') tool: string, @Body(new ZodPipe(callToolBody)) body: CallToolBody, @Res({ passthrough: true }) res: Response) {
     return this.callTool.execute(id, tool, body.arguments, clientGone(res));
   }

@@ -10,6 +10,8 @@ import { versionParamSchema, workflowBodySchema, type VersionParam, type Workflo
 import { FindWorkflows } from './find-workflows.js';
 import { UpdateWorkflow } from './update-workflow.js';
 import { workflowInvalid } from './workflow-checker.js';
+import { ApiRoute } from '../openapi/api-route.js';
+import { workflowRoutes } from './workflows.routes.js';
 
 /** A body of the wrong shape is 400 `WORKFLOW_INVALID`, like a graph problem: one code for "this workflow cannot be saved". */
 const workflowBodyPipe = new ZodPipe(workflowBodySchema, 'body', { invalid: workflowInvalid });
@@ -25,6 +27,7 @@ export class WorkflowsController {
   ) {}
 
   @Post()
+  @ApiRoute(workflowRoutes.create)
   @RequireScope('write')
   create(@Body(workflowBodyPipe) body: WorkflowBody, @Caller() caller: Principal) {
     return this.createWorkflow.execute(body, caller.keyId);
@@ -33,11 +36,13 @@ export class WorkflowsController {
   @Post('validate')
   @RequireScope('write')
   @HttpCode(200)
+  @ApiRoute(workflowRoutes.validate)
   validate(@Body() body: unknown) {
     return this.checkWorkflow.execute(body);
   }
 
   @Get()
+  @ApiRoute(workflowRoutes.list)
   @RequireScope('read', 'write', 'run')
   @WorkflowScoped('filtered')
   list(@Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery, @Caller() caller: Principal) {
@@ -45,6 +50,7 @@ export class WorkflowsController {
   }
 
   @Get(':id')
+  @ApiRoute(workflowRoutes.get)
   @RequireScope('read', 'write', 'run')
   @WorkflowScoped({ workflowParam: 'id' })
   get(@Param('id') id: string) {
@@ -52,6 +58,7 @@ export class WorkflowsController {
   }
 
   @Put(':id')
+  @ApiRoute(workflowRoutes.update)
   @RequireScope('write')
   @WorkflowScoped({ workflowParam: 'id' })
   update(@Param('id') id: string, @Body(workflowBodyPipe) body: WorkflowBody, @Caller() caller: Principal) {
@@ -62,11 +69,13 @@ export class WorkflowsController {
   @RequireScope('write')
   @WorkflowScoped({ workflowParam: 'id' })
   @HttpCode(204)
+  @ApiRoute(workflowRoutes.remove)
   async remove(@Param('id') id: string): Promise<void> {
     await this.deleteWorkflow.execute(id);
   }
 
   @Get(':id/versions')
+  @ApiRoute(workflowRoutes.listVersions)
   @RequireScope('read', 'write', 'run')
   @WorkflowScoped({ workflowParam: 'id' })
   listVersions(@Param('id') id: string, @Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
@@ -74,6 +83,7 @@ export class WorkflowsController {
   }
 
   @Get(':id/versions/:version')
+  @ApiRoute(workflowRoutes.getVersion)
   @RequireScope('read', 'write', 'run')
   @WorkflowScoped({ workflowParam: 'id' })
   getVersion(@Param('id') id: string, @Param('version', new ZodPipe(versionParamSchema, 'path')) version: VersionParam) {
