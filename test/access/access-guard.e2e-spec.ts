@@ -5,6 +5,9 @@ import { api } from '../support/http.js';
 import { dropTestData, startApi, testConfig } from '../support/stack.js';
 import type { AppConfig } from '#workflow/nest';
 
+/** The routes that answer without a key: health and the API's own description. */
+const PUBLIC_PATHS = ['/health', '/health/ready', '/openapi.json', '/docs'];
+
 interface Route {
   method: string;
   path: string;
@@ -50,13 +53,13 @@ describe('access: every route needs a key', () => {
   });
 
   it('answers 401 UNAUTHENTICATED without a key on every route but health, before anything else', async () => {
-    const guarded = routes.filter((r) => !r.path.startsWith('/health'));
+    const guarded = routes.filter((r) => !PUBLIC_PATHS.includes(r.path));
     for (const route of guarded) {
       const res = await anonymous(apiUrl + concrete(route.path), route.method);
       expect({ route: `${route.method} ${route.path}`, status: res.status, code: res.body.code }).toEqual({ route: `${route.method} ${route.path}`, status: 401, code: 'UNAUTHENTICATED' });
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
     }
-    for (const path of ['/health', '/health/ready']) expect((await anonymous(apiUrl + path, 'GET')).status).toBe(200);
+    for (const path of ['/health', '/health/ready', '/openapi.json']) expect((await anonymous(apiUrl + path, 'GET')).status).toBe(200);
   });
 
   it('gives one answer for a missing, malformed, unknown or wrongly sent key (no oracle)', async () => {

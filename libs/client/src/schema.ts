@@ -673,6 +673,7 @@ export interface components {
             } | null;
             cancelRequestedAt: string | null;
             retryOf: string | null;
+            triggeredBy: string | null;
             /**
              * @description api (REST) or mcp (a tool call of a published MCP server)
              * @enum {string}
@@ -753,6 +754,8 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            createdBy: string | null;
+            updatedBy: string | null;
         };
         ToolsetHealth: {
             ok: boolean;
@@ -809,6 +812,8 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            createdBy: string | null;
+            updatedBy: string | null;
             tools: components["schemas"]["Tool"][];
         };
         Tool: {
@@ -916,6 +921,8 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            createdBy: string | null;
+            updatedBy: string | null;
         };
         /** @description The latest version; createdAt is when the workflow was created */
         Workflow: {
@@ -940,13 +947,16 @@ export interface components {
             })[];
             /** Format: date-time */
             createdAt: string;
+            createdBy: string | null;
             /** Format: date-time */
             updatedAt: string;
+            updatedBy: string | null;
         };
         WorkflowVersionSummary: {
             version: number;
             /** Format: date-time */
             createdAt: string;
+            createdBy: string | null;
         };
         WorkflowVersion: {
             id: string;
@@ -970,6 +980,7 @@ export interface components {
             })[];
             /** Format: date-time */
             createdAt: string;
+            createdBy: string | null;
         };
     };
     responses: never;
