@@ -55,11 +55,18 @@ describe('access: every route needs a key', () => {
   it('answers 401 UNAUTHENTICATED without a key on every route but health, before anything else', async () => {
     const guarded = routes.filter((r) => !PUBLIC_PATHS.includes(r.path));
     for (const route of guarded) {
+      if (route.path.startsWith('/mcp/')) continue; // the MCP endpoint answers in JSON-RPC shape: checked below
       const res = await anonymous(apiUrl + concrete(route.path), route.method);
       expect({ route: `${route.method} ${route.path}`, status: res.status, code: res.body.code }).toEqual({ route: `${route.method} ${route.path}`, status: 401, code: 'UNAUTHENTICATED' });
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
     }
     for (const path of ['/health', '/health/ready', '/openapi.json']) expect((await anonymous(apiUrl + path, 'GET')).status).toBe(200);
+    const mcpRoutes = guarded.filter((r) => r.path.startsWith('/mcp/') && ['GET', 'POST', 'DELETE'].includes(r.method));
+    expect(mcpRoutes.length).toBeGreaterThan(0);
+    for (const route of mcpRoutes) {
+      const res = await anonymous(apiUrl + concrete(route.path), route.method);
+      expect({ route: `${route.method} ${route.path}`, status: res.status, error: typeof res.body.error }).toEqual({ route: `${route.method} ${route.path}`, status: 401, error: 'object' });
+    }
   });
 
   it('gives one answer for a missing, malformed, unknown or wrongly sent key (no oracle)', async () => {
