@@ -6,6 +6,7 @@ import type { RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
 import { closeV1, connectV1, connectV1Sse, connectV2, createGreetWorkflow, greetWorkflow, publish, slowWorkflow, type PublishedServer } from '../support/mcp-servers.js';
 import { createWorkflow, registerToolset, startRunStack, waitForRun } from '../support/runs.js';
+import { keyOf } from '../support/auth.js';
 import type { TestStack } from '../support/stack.js';
 
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: unknown; _meta?: Record<string, unknown> };
@@ -13,7 +14,9 @@ type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: str
 /** A raw request with any Host / Origin (fetch would not let a test forge Host). */
 function rawPost(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+    // node:http, not fetch: the Host header must be settable. So the stack's key is sent here by hand.
+    const auth = { authorization: `Bearer ${keyOf(url)}` };
+    const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...auth, ...headers } }, (res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));

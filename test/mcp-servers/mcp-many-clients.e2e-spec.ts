@@ -8,6 +8,7 @@ import type { RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
 import { closeV1, connectV1, connectV1Sse, connectV2, createGreetWorkflow, greetWorkflow, publish, slowWorkflow, type PublishedServer } from '../support/mcp-servers.js';
 import { createWorkflow, registerToolset, runToEnd, startRunStack, waitForRun } from '../support/runs.js';
+import { keyOf } from '../support/auth.js';
 import { startApi, type TestStack } from '../support/stack.js';
 
 type ToolResult = { isError?: boolean; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> };
@@ -141,7 +142,14 @@ describe('published MCP server under load and behind several API processes', () 
   }, 30_000);
 
   it('mcpflow calls its own published server: a workflow whose mcpTool node is a published workflow', async () => {
-    const toolsetId = await registerToolset(stack.apiUrl, server.url, 'mcpflow itself');
+    // The worker calls the published server like any MCP client: with an API key in the toolset's headers.
+    const registered = await api<{ id: string }>(stack.apiUrl, 'POST', '/toolsets', {
+      name: 'mcpflow itself',
+      url: server.url,
+      headers: { Authorization: `Bearer ${keyOf(stack.apiUrl)}` },
+    });
+    expect(registered.status).toBe(201);
+    const toolsetId = registered.body.id;
     const outer = await createWorkflow(stack.apiUrl, {
       name: 'outer',
       inputSchema: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] },

@@ -119,8 +119,8 @@ describe('runs: cancel, idempotency, retry, wait, events', () => {
       name: 'events',
       nodes: [
         { id: 'start', type: 'start' },
-        slowNode('a', ts, 3, 60),
-        slowNode('b', ts, 5, 60),
+        slowNode('a', ts, 3, 250),
+        slowNode('b', ts, 5, 250),
         { id: 'join', type: 'template', inputs: { text: { template: '{{a.text}} / {{b.text}}' } } },
         { id: 'end', type: 'end', inputs: { text: { ref: 'join.text' } } },
       ],

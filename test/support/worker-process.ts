@@ -16,6 +16,7 @@ function repositoryRoot(): string {
 }
 
 const ROOT = repositoryRoot();
+export const DIST_ROOT = ROOT;
 const WORKER_MAIN = join(ROOT, 'dist', 'apps', 'worker', 'src', 'main.js');
 
 function newestSource(dir: string): number {
@@ -47,8 +48,8 @@ export interface WorkerProcess {
   kill(signal: NodeJS.Signals): void;
 }
 
-/** The environment that gives a worker process the same configuration as `config`. */
-function envOf(config: AppConfig, overrides: Record<string, string>): Record<string, string> {
+/** The environment that gives a worker (or API) process the same configuration as `config`. */
+export function envOf(config: AppConfig, overrides: Record<string, string>): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '',
     NODE_ENV: 'test',

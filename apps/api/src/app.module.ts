@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { ConfigModule, NodeRegistryModule, PersistenceModule, type AppConfig } from '#workflow/nest';
+import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { ApiExceptionFilter } from './common/api-exception.filter.js';
 import { loggerModule, type LogOptions } from './common/logging.js';
 
@@ -24,6 +25,7 @@ export class AppModule {
         loggerModule(config, logs.destination),
         PersistenceModule.forRoot(config.mongoUrl),
         RedisModule,
+        ApiKeysModule,
         HealthModule,
         ProvidersModule,
         ToolsetsModule,

@@ -71,3 +71,7 @@ export * from './persistence/mcp-server.schema.js';
 export { McpServerRepository, type McpServerRecord, type NewMcpServer, type McpServerChanges } from './persistence/mcp-server.repository.js';
 export { toRunView, toLogItem, type RunView, type LogItem } from './persistence/run-views.js';
 export { NODE_REGISTRY, ENGINE_EXTRAS, NodeRegistryModule } from './runtime/node-registry.module.js';
+
+// API keys: stored hashed (the API's auth guard and key management read them here)
+export * from './persistence/api-key.schema.js';
+export { ApiKeyRepository, type ApiKeyRecord, type NewApiKey, type StoredApiKey } from './persistence/api-key.repository.js';

@@ -1,5 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, MongooseHealthIndicator } from '@nestjs/terminus';
+import { Public } from '../api-keys/access.decorators.js';
 import { z } from 'zod';
 import { ApiRoute } from '../openapi/api-route.js';
 import { RedisConnection } from '../redis/redis.module.js';
@@ -12,6 +13,7 @@ const readiness = z.object({ status: z.string(), info: indicators.optional(), er
 const notReady = z.looseObject({ statusCode: z.literal(503), code: z.literal('NOT_READY'), message: z.string(), requestId: z.string(), details: indicators });
 
 @Controller('health')
+@Public()
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,

@@ -1,6 +1,7 @@
 import { All, Controller, Get, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, McpServerRepository, type AppConfig, type McpServerRecord } from '#workflow/nest';
+import { Public } from '../api-keys/access.decorators.js';
 import { LegacySseSessions } from './legacy-sse.js';
 import { McpCallers, type McpCaller } from './mcp-callers.js';
 import { RequestOrigin } from './request-origin.js';
@@ -24,6 +25,7 @@ function refuse(res: Response, status: number, message: string, headers: Record<
  * clients expect, not the REST error body.
  */
 @Controller('mcp')
+@Public() // authenticated by McpCallers (API key with `mcp`), answered in JSON-RPC shape
 export class McpEndpointController {
   private readonly logger = new Logger(McpEndpointController.name);
   private readonly origin: RequestOrigin;

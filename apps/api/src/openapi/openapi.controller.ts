@@ -1,6 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { z } from 'zod';
 import { ApiRoute } from './api-route.js';
+import { Public } from '../api-keys/access.decorators.js';
 import { OpenApiService } from './openapi.service.js';
 
 /** Swagger UI, served from this origin (swagger-ui-dist under /docs/assets): no CDN, works offline. */
@@ -22,6 +23,7 @@ const DOCS_PAGE = `<!doctype html>
 `;
 
 @Controller()
+@Public()
 export class OpenApiController {
   constructor(private readonly openapi: OpenApiService) {}
 

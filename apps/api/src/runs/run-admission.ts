@@ -8,6 +8,8 @@ import { isTerminal, RunWaiter, type RunWatch } from './run-waiter.js';
 export interface StartRunOptions {
   idempotencyKey?: string;
   waitMs?: number;
+  /** Id of the API key asking (recorded as the run's `triggeredBy`). */
+  triggeredBy?: string;
 }
 
 export interface StartedRun {
@@ -66,7 +68,7 @@ export class RunAdmission {
     // The id is chosen here so that `?wait` subscribes while the run is inserted, not after.
     const id = newStoredId();
     const early = waitMs > 0 ? this.waiter.watch(String(id)) : undefined;
-    const inserted = await this.runs.insert({ ...request, id, idempotencyKey, requestHash: idempotencyKey && request.requestHash }).catch((error: unknown) => {
+    const inserted = await this.runs.insert({ ...request, id, idempotencyKey, requestHash: idempotencyKey && request.requestHash, triggeredBy: options.triggeredBy }).catch((error: unknown) => {
       void early?.then((watch) => watch.close());
       throw error;
     });

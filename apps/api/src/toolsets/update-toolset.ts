@@ -47,7 +47,8 @@ export class UpdateToolset {
     private readonly toolsets: ToolsetRepository,
   ) {}
 
-  async execute(id: string, body: UpdateToolsetBody, signal?: AbortSignal): Promise<ToolsetRecord> {
+  /** `actor`: id of the API key asking (`updatedBy`). */
+  async execute(id: string, body: UpdateToolsetBody, signal?: AbortSignal, actor?: string): Promise<ToolsetRecord> {
     const current = await this.toolsets.connectionOf(id);
     if (!current) throw new NotFoundError('Toolset', id);
     if (current.kind === 'stdio') {
@@ -64,7 +65,7 @@ export class UpdateToolset {
     }
     const headers = body.headers === undefined ? current.headers : resolveHeaders(body.headers, current.headers);
     const next = { url: body.url ?? current.url, headers, transport: body.transport ?? current.transport };
-    const changes: ToolsetChanges = { name: body.name, timeoutMs: body.timeoutMs };
+    const changes: ToolsetChanges = { name: body.name, timeoutMs: body.timeoutMs, updatedBy: actor };
     if (this.connectionChanged(current, next)) {
       const timeoutMs = body.timeoutMs === undefined ? current.timeoutMs : (body.timeoutMs ?? undefined);
       Object.assign(changes, next, { listing: await this.listing.list({ ...next, timeoutMs }, signal) });

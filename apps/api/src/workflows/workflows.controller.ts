@@ -1,4 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Caller, RequireScope, WorkflowScoped } from '../api-keys/access.decorators.js';
+import type { Principal } from '../api-keys/api-key-authenticator.js';
 import { pageQuerySchema, type PageQuery } from '../common/pagination.js';
 import { ZodPipe } from '../common/zod-validation.js';
 import { CheckWorkflow } from './check-workflow.js';
@@ -26,11 +28,13 @@ export class WorkflowsController {
 
   @Post()
   @ApiRoute(workflowRoutes.create)
-  create(@Body(workflowBodyPipe) body: WorkflowBody) {
-    return this.createWorkflow.execute(body);
+  @RequireScope('write')
+  create(@Body(workflowBodyPipe) body: WorkflowBody, @Caller() caller: Principal) {
+    return this.createWorkflow.execute(body, caller.keyId);
   }
 
   @Post('validate')
+  @RequireScope('write')
   @HttpCode(200)
   @ApiRoute(workflowRoutes.validate)
   validate(@Body() body: unknown) {
@@ -39,23 +43,31 @@ export class WorkflowsController {
 
   @Get()
   @ApiRoute(workflowRoutes.list)
-  list(@Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
-    return this.findWorkflows.list(page);
+  @RequireScope('read', 'write', 'run')
+  @WorkflowScoped('filtered')
+  list(@Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery, @Caller() caller: Principal) {
+    return this.findWorkflows.list(page, caller.workflows);
   }
 
   @Get(':id')
   @ApiRoute(workflowRoutes.get)
+  @RequireScope('read', 'write', 'run')
+  @WorkflowScoped({ workflowParam: 'id' })
   get(@Param('id') id: string) {
     return this.findWorkflows.get(id);
   }
 
   @Put(':id')
   @ApiRoute(workflowRoutes.update)
-  update(@Param('id') id: string, @Body(workflowBodyPipe) body: WorkflowBody) {
-    return this.updateWorkflow.execute(id, body);
+  @RequireScope('write')
+  @WorkflowScoped({ workflowParam: 'id' })
+  update(@Param('id') id: string, @Body(workflowBodyPipe) body: WorkflowBody, @Caller() caller: Principal) {
+    return this.updateWorkflow.execute(id, body, caller.keyId);
   }
 
   @Delete(':id')
+  @RequireScope('write')
+  @WorkflowScoped({ workflowParam: 'id' })
   @HttpCode(204)
   @ApiRoute(workflowRoutes.remove)
   async remove(@Param('id') id: string): Promise<void> {
@@ -64,12 +76,16 @@ export class WorkflowsController {
 
   @Get(':id/versions')
   @ApiRoute(workflowRoutes.listVersions)
+  @RequireScope('read', 'write', 'run')
+  @WorkflowScoped({ workflowParam: 'id' })
   listVersions(@Param('id') id: string, @Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
     return this.findWorkflows.listVersions(id, page);
   }
 
   @Get(':id/versions/:version')
   @ApiRoute(workflowRoutes.getVersion)
+  @RequireScope('read', 'write', 'run')
+  @WorkflowScoped({ workflowParam: 'id' })
   getVersion(@Param('id') id: string, @Param('version', new ZodPipe(versionParamSchema, 'path')) version: VersionParam) {
     return this.findWorkflows.getVersion(id, version);
   }

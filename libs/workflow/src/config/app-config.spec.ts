@@ -76,4 +76,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...base, TOOLSET_HEALTH_INTERVAL_MS: '60000' }).toolsetHealthIntervalMs).toBe(60_000);
     expect(problemsOf({ ...base, TOOLSET_HEALTH_INTERVAL_MS: '50' })).toEqual([expect.stringMatching(/^TOOLSET_HEALTH_INTERVAL_MS/)]);
   });
+
+  it('takes a well-formed ADMIN_API_KEY and refuses another without echoing it', () => {
+    const key = `mcpf_${'A'.repeat(43)}`;
+    expect(loadConfig({ ...base, ADMIN_API_KEY: key }).auth).toEqual({ adminApiKey: key, rateLimitPerMinute: 1200, failuresPerMinute: 20, failureBlockSeconds: 300 });
+    expect(loadConfig({ ...base, ADMIN_API_KEY: '' }).auth.adminApiKey).toBeUndefined();
+    const problems = problemsOf({ ...base, ADMIN_API_KEY: 'mcpf_tooShortSecret' });
+    expect(problems).toEqual([expect.stringMatching(/^ADMIN_API_KEY: must be mcpf_/)]);
+    expect(problems.join()).not.toContain('tooShortSecret');
+  });
 });

@@ -66,6 +66,13 @@ const envSchema = z.object({
   STDIO_COMMANDS: z.string().default(''),
   STDIO_WORK_DIR: z.string().default(join(tmpdir(), 'mcpflow-stdio')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ADMIN_API_KEY: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.string().regex(/^mcpf_[A-Za-z0-9_-]{43}$/, 'must be mcpf_ followed by 43 base64url characters (32 random bytes)').optional(),
+  ),
+  RATE_LIMIT_PER_MINUTE: int(1200),
+  AUTH_FAILURES_PER_MINUTE: int(20, 1),
+  AUTH_FAILURE_BLOCK_SECONDS: int(300, 1),
 });
 
 export type AppConfig = Readonly<{
@@ -99,6 +106,8 @@ export type AppConfig = Readonly<{
   /** Local (stdio) toolsets: off unless enabled, and then only the listed commands (names or absolute paths). */
   stdio: { enabled: boolean; commands: string[]; workDir: string };
   logLevel: string;
+  /** API keys: the seeded admin key (a secret: never logged) and the limits of the auth guard. */
+  auth: { adminApiKey?: string; rateLimitPerMinute: number; failuresPerMinute: number; failureBlockSeconds: number };
 }>;
 
 export class ConfigError extends Error {
@@ -155,6 +164,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     toolsetHealthIntervalMs: e.TOOLSET_HEALTH_INTERVAL_MS,
     stdio: { enabled: e.STDIO_TOOLSETS === 'on', commands: list(e.STDIO_COMMANDS), workDir: e.STDIO_WORK_DIR },
     logLevel: e.LOG_LEVEL,
+    auth: {
+      adminApiKey: e.ADMIN_API_KEY,
+      rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+      failuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
+      failureBlockSeconds: e.AUTH_FAILURE_BLOCK_SECONDS,
+    },
   };
 }
 

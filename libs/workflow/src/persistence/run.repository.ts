@@ -19,6 +19,7 @@ export interface NewRun {
   idempotencyKey?: string;
   requestHash?: string;
   retryOf?: string;
+  triggeredBy?: string;
   /** Who started it; absent = the REST API. */
   trigger?: { source: RunSource; mcpServerId?: string };
 }
@@ -61,8 +62,15 @@ export class RunRepository {
   }
 
   /** Runs newest first, optionally of one workflow and/or in one status. */
-  page(filter: { workflowId?: string; status?: RunDocStatus }, page: PageRequest): Promise<Page<RunDoc>> {
-    const query = { ...(filter.workflowId && { workflowId: filter.workflowId }), ...(filter.status && { status: filter.status }) };
+  /** `workflowIds` narrows to those workflows (a workflow-limited API key); with `workflowId` too, both must hold. */
+  page(filter: { workflowId?: string; workflowIds?: readonly string[]; status?: RunDocStatus; triggeredBy?: string }, page: PageRequest): Promise<Page<RunDoc>> {
+    const workflowIds = filter.workflowIds && (filter.workflowId ? filter.workflowIds.filter((id) => id === filter.workflowId) : filter.workflowIds);
+    const query = {
+      ...(filter.workflowId && { workflowId: filter.workflowId }),
+      ...(workflowIds && { workflowId: { $in: [...workflowIds] } }),
+      ...(filter.status && { status: filter.status }),
+      ...(filter.triggeredBy && { triggeredBy: filter.triggeredBy }),
+    };
     return findPage(this.runs, query, page, (doc) => doc);
   }
 
@@ -83,6 +91,7 @@ export class RunRepository {
       claims: 0,
       ...(idempotencyScope && { idempotencyScope, requestHash: input.requestHash }),
       ...(input.retryOf && { retryOf: new Types.ObjectId(input.retryOf) }),
+      ...(input.triggeredBy && { triggeredBy: input.triggeredBy }),
       ...(input.trigger && { source: input.trigger.source }),
       ...(input.trigger?.mcpServerId && { mcpServerId: input.trigger.mcpServerId }),
     };

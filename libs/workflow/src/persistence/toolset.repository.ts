@@ -45,6 +45,8 @@ export interface ToolsetSummary {
   toolsRefreshedAt: Date;
   health?: StoredHealth;
   revision: number;
+  createdBy: string | null;
+  updatedBy: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -93,6 +95,8 @@ export type NewToolset = {
   name: string;
   timeoutMs?: number;
   listing: ToolsetListingInput;
+  /** Id of the API key creating it. */
+  createdBy?: string;
 } & ({ kind?: 'http'; url: string; headers: Record<string, string>; transport: TransportMode } | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; process: StdioProcessMode });
 
 export interface ToolsetChanges {
@@ -106,6 +110,8 @@ export interface ToolsetChanges {
   /** null removes the toolset's own timeout (the configured default applies). */
   timeoutMs?: number | null;
   listing?: ToolsetListingInput;
+  /** Id of the API key making the change. */
+  updatedBy?: string;
 }
 
 export type ToolsetUpdateOutcome = { ok: true; toolset: ToolsetRecord } | { ok: false; reason: 'missing' | 'conflict' };
@@ -122,6 +128,8 @@ export function toolsetSummaryOf(doc: ToolsetDocument): ToolsetSummary {
     toolCount: doc.toolCount,
     toolsRefreshedAt: doc.toolsRefreshedAt,
     revision: doc.revision,
+    createdBy: doc.createdBy ?? null,
+    updatedBy: doc.updatedBy ?? null,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };
@@ -155,6 +163,8 @@ export class ToolsetRepository {
       timeoutMs: input.timeoutMs,
       ...this.listingFields(input.listing),
       revision: 1,
+      createdBy: input.createdBy ?? null,
+      updatedBy: input.createdBy ?? null,
     });
     return this.recordOf(created.toObject());
   }
@@ -203,6 +213,7 @@ export class ToolsetRepository {
     if (changes.timeoutMs === null) unset.timeoutMs = 1;
     else if (changes.timeoutMs !== undefined) set.timeoutMs = changes.timeoutMs;
     if (changes.listing) Object.assign(set, this.listingFields(changes.listing));
+    if (changes.updatedBy !== undefined) set.updatedBy = changes.updatedBy;
     const update = { $set: set, $inc: { revision: 1 }, ...(Object.keys(unset).length ? { $unset: unset } : {}) };
     const doc = isValidObjectId(id)
       ? await this.model.findOneAndUpdate({ _id: id, revision }, update, { returnDocument: 'after' }).lean<ToolsetDocument>().exec()

@@ -73,6 +73,9 @@ export interface ToolsetDocument {
   toolsRefreshedAt: Date;
   health?: StoredHealth;
   revision: number;
+  /** Ids of the API keys that created the toolset and last changed it (absent before keys existed). */
+  createdBy?: string | null;
+  updatedBy?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -110,6 +113,8 @@ export const ToolsetSchema = new Schema<ToolsetDocument>(
       required: false,
     },
     revision: { type: Number, required: true, default: 1 },
+    createdBy: { type: String, default: null },
+    updatedBy: { type: String, default: null },
   },
   { collection: TOOLSETS_COLLECTION, timestamps: true, versionKey: false, minimize: false },
 );

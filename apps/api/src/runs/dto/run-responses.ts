@@ -21,6 +21,7 @@ export const runSchema = z
     stats: z.object({ nodesExecuted: z.number().int(), nodesSkipped: z.number().int(), nodesFailed: z.number().int() }).nullable(),
     cancelRequestedAt: iso.nullable(),
     retryOf: z.string().nullable(),
+    triggeredBy: z.string().nullable(),
     source: z.enum(['api', 'mcp']).meta({ description: 'api (REST) or mcp (a tool call of a published MCP server)' }),
     mcpServerId: z.string().nullable(),
   })

@@ -75,6 +75,8 @@ export const toolsetSummarySchema = z
     health: toolsetHealthSchema.nullable().meta({ description: 'The last health check; null before the first' }),
     createdAt: iso,
     updatedAt: iso,
+    createdBy: z.string().nullable(),
+    updatedBy: z.string().nullable(),
   })
   .meta({ id: 'ToolsetSummary' });
 

@@ -47,6 +47,9 @@ export interface ToolsetSummaryView {
   serverInfo: ServerInfo;
   toolCount: number;
   toolsRefreshedAt: string;
+  /** Ids of the API keys that created the toolset and last changed it. */
+  createdBy: string | null;
+  updatedBy: string | null;
   /** The last health check; null before the first. */
   health: HealthView | null;
   createdAt: string;
@@ -72,7 +75,7 @@ export interface ToolsetView extends ToolsetSummaryView {
   tools: ToolView[];
 }
 
-export type ToolsetPreviewView = Omit<ToolsetView, 'id' | 'createdAt' | 'updatedAt' | 'toolsRefreshedAt' | 'health'>;
+export type ToolsetPreviewView = Omit<ToolsetView, 'id' | 'createdAt' | 'updatedAt' | 'toolsRefreshedAt' | 'health' | 'createdBy' | 'updatedBy'>;
 
 export function maskHeaders(names: Iterable<string>): Record<string, string> {
   return Object.fromEntries([...names].map((name) => [name, MASK]));
@@ -109,6 +112,8 @@ export function toolsetSummaryView(toolset: ToolsetSummary): ToolsetSummaryView 
     serverInfo: toolset.serverInfo,
     toolCount: toolset.toolCount,
     toolsRefreshedAt: toolset.toolsRefreshedAt.toISOString(),
+    createdBy: toolset.createdBy,
+    updatedBy: toolset.updatedBy,
     health: toolset.health ? healthView(toolset.health) : null,
     createdAt: toolset.createdAt.toISOString(),
     updatedAt: toolset.updatedAt.toISOString(),

@@ -14,18 +14,18 @@ const definitionFields = {
 };
 
 export const workflowVersionSchema = z
-  .object({ id: z.string(), version: z.number().int(), ...definitionFields, createdAt: iso })
+  .object({ id: z.string(), version: z.number().int(), ...definitionFields, createdAt: iso, createdBy: z.string().nullable() })
   .meta({ id: 'WorkflowVersion' });
 
 export const workflowSchema = workflowVersionSchema
-  .extend({ updatedAt: iso })
+  .extend({ updatedAt: iso, updatedBy: z.string().nullable() })
   .meta({ id: 'Workflow', description: 'The latest version; createdAt is when the workflow was created' });
 
 export const workflowSummarySchema = z
-  .object({ id: z.string(), name: z.string(), description: z.string().nullable(), latestVersion: z.number().int(), createdAt: iso, updatedAt: iso })
+  .object({ id: z.string(), name: z.string(), description: z.string().nullable(), latestVersion: z.number().int(), createdAt: iso, updatedAt: iso, createdBy: z.string().nullable(), updatedBy: z.string().nullable() })
   .meta({ id: 'WorkflowSummary' });
 
-export const versionSummarySchema = z.object({ version: z.number().int(), createdAt: iso }).meta({ id: 'WorkflowVersionSummary' });
+export const versionSummarySchema = z.object({ version: z.number().int(), createdAt: iso, createdBy: z.string().nullable() }).meta({ id: 'WorkflowVersionSummary' });
 
 export const validationReportSchema = z.object({ valid: z.boolean(), errors: z.array(problemSchema) });
 

@@ -7,7 +7,13 @@ import type {
 
 /** The latest version of a workflow: its definition, when the workflow was created and last changed. */
 export function toWorkflowView({ workflow, version }: StoredWorkflow) {
-  return { ...toVersionView(version), createdAt: workflow.createdAt.toISOString(), updatedAt: version.createdAt.toISOString() };
+  return {
+    ...toVersionView(version),
+    createdAt: workflow.createdAt.toISOString(),
+    updatedAt: version.createdAt.toISOString(),
+    createdBy: workflow.createdBy ?? null,
+    updatedBy: version.createdBy,
+  };
 }
 
 /** One immutable version in full. */
@@ -22,6 +28,7 @@ export function toVersionView(version: StoredWorkflowVersion) {
     nodes,
     edges,
     createdAt: version.createdAt.toISOString(),
+    createdBy: version.createdBy,
   };
 }
 
@@ -33,9 +40,11 @@ export function toWorkflowSummary(doc: WorkflowDoc) {
     latestVersion: doc.latestVersion,
     createdAt: doc.createdAt.toISOString(),
     updatedAt: doc.updatedAt.toISOString(),
+    createdBy: doc.createdBy ?? null,
+    updatedBy: doc.updatedBy ?? null,
   };
 }
 
 export function toVersionSummary(doc: WorkflowVersionDoc) {
-  return { version: doc.version, createdAt: doc.createdAt.toISOString() };
+  return { version: doc.version, createdAt: doc.createdAt.toISOString(), createdBy: doc.createdBy ?? null };
 }
