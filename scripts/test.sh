@@ -83,6 +83,7 @@ JEST=(node --experimental-vm-modules --no-warnings=ExperimentalWarning node_modu
 if [ $# -eq 0 ]; then
   step typecheck node_modules/.bin/tsc -p tsconfig.json --noEmit
   step lint node_modules/.bin/eslint --max-warnings=0 .
+  step format node_modules/.bin/prettier --check --log-level=warn .
   step import-cycles node_modules/.bin/madge --circular --warning --extensions ts --ts-config tsconfig.json apps libs bench test
 fi
 step build node_modules/.bin/tsc -p tsconfig.build.json
