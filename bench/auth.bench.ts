@@ -75,7 +75,12 @@ async function compare(apiUrl: string, key: string) {
   }
   const publicRoute = stats(open);
   const keyedRoute = stats(keyed);
-  return { publicRoute, keyedRoute, authCostP50Ms: round(keyedRoute.p50Ms - publicRoute.p50Ms), ratioP50: round(keyedRoute.p50Ms / publicRoute.p50Ms) };
+  return {
+    publicRoute,
+    keyedRoute,
+    authCostP50Ms: round(keyedRoute.p50Ms - publicRoute.p50Ms),
+    ratioP50: round(keyedRoute.p50Ms / publicRoute.p50Ms),
+  };
 }
 
 /** The guard's two store calls alone, in process. */
@@ -113,7 +118,14 @@ async function main(): Promise<void> {
       await keys.create({ name: `bench ${i}`, hash, prefix, scopes: ['read'], workflows: null, expiresAt: null, createdBy: null });
     }
     const manyKeys = { ...(await compare(apiUrl, key)), ...(await parts(app, key)) };
-    const result = { measuredAt: new Date().toISOString(), node: process.version, cpus: cpus().length, database: process.env.MONGO_URL ? 'MONGO_URL' : 'throwaway FerretDB v1 (SQLite)', oneKey, [`keys${EXTRA_KEYS + 1}`]: manyKeys };
+    const result = {
+      measuredAt: new Date().toISOString(),
+      node: process.version,
+      cpus: cpus().length,
+      database: process.env.MONGO_URL ? 'MONGO_URL' : 'throwaway FerretDB v1 (SQLite)',
+      oneKey,
+      [`keys${EXTRA_KEYS + 1}`]: manyKeys,
+    };
     mkdirSync('bench/results', { recursive: true });
     writeFileSync(RESULTS_FILE, `${JSON.stringify(result, null, 2)}\n`);
     console.table({

@@ -27,7 +27,11 @@ export interface BenchStack {
 async function databaseName(mongoUrl: string): Promise<string> {
   const connection = await mongoose.createConnection(mongoUrl).asPromise();
   try {
-    const info = (await connection.db?.admin().command({ buildInfo: 1 })) as { version?: string; ferretdbVersion?: string; ferretdb?: { version?: string } };
+    const info = (await connection.db?.admin().command({ buildInfo: 1 })) as {
+      version?: string;
+      ferretdbVersion?: string;
+      ferretdb?: { version?: string };
+    };
     const ferret = info.ferretdbVersion ?? info.ferretdb?.version;
     return ferret ? `FerretDB ${ferret} (MongoDB ${info.version} wire protocol)` : `MongoDB ${info.version}`;
   } finally {

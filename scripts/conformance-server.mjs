@@ -20,7 +20,16 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const [conformanceBin, ...asked] = process.argv.slice(2);
 const SCENARIOS = asked.length
   ? asked
-  : ['server-initialize', 'ping', 'tools-list', 'tools-call-simple-text', 'tools-call-error', 'tools-call-with-progress', 'dns-rebinding-protection', 'server-sse-multiple-streams'];
+  : [
+      'server-initialize',
+      'ping',
+      'tools-list',
+      'tools-call-simple-text',
+      'tools-call-error',
+      'tools-call-with-progress',
+      'dns-rebinding-protection',
+      'server-sse-multiple-streams',
+    ];
 if (!conformanceBin || !process.env.MONGO_URL || !process.env.REDIS_URL) {
   console.error('usage: MONGO_URL=… REDIS_URL=… node scripts/conformance-server.mjs <conformance bin> [scenario…]');
   process.exit(2);
@@ -54,7 +63,11 @@ const env = {
 };
 const children = [];
 function start(main) {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', main, 'src', 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', main, 'src', 'main.js')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -71,7 +84,10 @@ async function call(method, path, body) {
 }
 
 const chain = (name, texts, inputSchema = { type: 'object', properties: {}, additionalProperties: false }) => {
-  const nodes = [{ id: 'start', type: 'start' }, ...texts.map((text, i) => ({ id: `t${i}`, type: 'template', inputs: { text: { template: text } } }))];
+  const nodes = [
+    { id: 'start', type: 'start' },
+    ...texts.map((text, i) => ({ id: `t${i}`, type: 'template', inputs: { text: { template: text } } })),
+  ];
   nodes.push({ id: 'end', type: 'end', inputs: { text: { ref: `t${texts.length - 1}.text` } } });
   const edges = nodes.slice(1).map((node, i) => ({ source: nodes[i].id, target: node.id }));
   return { name, description: `Conformance: ${name}`, inputSchema, nodes, edges };
@@ -103,7 +119,12 @@ try {
   start('api');
   start('worker');
   const deadline = Date.now() + 30_000;
-  while (!(await fetch(`${apiUrl}/health/ready`).then((res) => res.ok, () => false))) {
+  while (
+    !(await fetch(`${apiUrl}/health/ready`).then(
+      (res) => res.ok,
+      () => false,
+    ))
+  ) {
     if (Date.now() > deadline) throw new Error(`the API did not become ready:\n${children.map((c) => c.output()).join('\n')}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -112,8 +133,15 @@ try {
   // test_error_handling must fail every time: it calls, through a toolset of this very server, a
   // tool ("withdrawn") that the server stops publishing once the toolset has listed it.
   const withdrawn = await call('POST', '/workflows', chain('withdrawn', ['soon gone']));
-  const server = await call('POST', '/mcp-servers', { name: 'mcpflow conformance', tools: [{ workflowId: simple.id }, { workflowId: progress.id }, { workflowId: withdrawn.id }] });
-  const self = await call('POST', '/toolsets', { name: 'mcpflow itself', url: server.url, headers: { Authorization: `Bearer ${adminKey}` } });
+  const server = await call('POST', '/mcp-servers', {
+    name: 'mcpflow conformance',
+    tools: [{ workflowId: simple.id }, { workflowId: progress.id }, { workflowId: withdrawn.id }],
+  });
+  const self = await call('POST', '/toolsets', {
+    name: 'mcpflow itself',
+    url: server.url,
+    headers: { Authorization: `Bearer ${adminKey}` },
+  });
   const failing = await call('POST', '/workflows', {
     name: 'test_error_handling',
     description: 'Conformance: always fails',
@@ -128,13 +156,18 @@ try {
       { source: 'call', target: 'end' },
     ],
   });
-  await call('PATCH', `/mcp-servers/${server.id}`, { tools: [{ workflowId: simple.id }, { workflowId: progress.id }, { workflowId: failing.id }] });
+  await call('PATCH', `/mcp-servers/${server.id}`, {
+    tools: [{ workflowId: simple.id }, { workflowId: progress.id }, { workflowId: failing.id }],
+  });
   proxy = await startKeyProxy();
   const serverUrl = `${proxy.url}/mcp/${server.id}`;
   for (const scenario of SCENARIOS) {
     // The suite needs Node 22: the `node` installed beside it comes first on its PATH.
     const suiteEnv = { ...process.env, PATH: `${dirname(conformanceBin)}:${process.env.PATH ?? ''}` };
-    const run = spawn(conformanceBin, ['server', '--url', serverUrl, '--scenario', scenario], { env: suiteEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = spawn(conformanceBin, ['server', '--url', serverUrl, '--scenario', scenario], {
+      env: suiteEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     run.stdout.on('data', (chunk) => (output += chunk));
     run.stderr.on('data', (chunk) => (output += chunk));
@@ -143,7 +176,10 @@ try {
     if (code === 0) console.log(`✓ ${scenario} ${summary}`);
     else {
       failed += 1;
-      const tail = output.split('\n').slice(-40).map((line) => `    ${line.slice(0, 400)}`);
+      const tail = output
+        .split('\n')
+        .slice(-40)
+        .map((line) => `    ${line.slice(0, 400)}`);
       console.log(`✗ ${scenario} (exit ${code}) ${summary}\n${tail.join('\n')}`);
     }
   }
@@ -153,7 +189,9 @@ try {
 } finally {
   await proxy?.close();
   for (const { child } of children) child.kill('SIGTERM');
-  await Promise.all(children.map(({ child }) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)));
+  await Promise.all(
+    children.map(({ child }) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)),
+  );
   const connection = await mongoose.createConnection(mongoUrl.toString()).asPromise();
   await connection.dropDatabase();
   await connection.close();
@@ -162,5 +200,9 @@ try {
   if (keys.length) await redis.del(...keys);
   redis.disconnect();
 }
-console.log(failed ? `server conformance: ${failed} of ${SCENARIOS.length} scenarios failed` : `server conformance: all ${SCENARIOS.length} scenarios passed`);
+console.log(
+  failed
+    ? `server conformance: ${failed} of ${SCENARIOS.length} scenarios failed`
+    : `server conformance: all ${SCENARIOS.length} scenarios passed`,
+);
 process.exit(failed ? 1 : 0);

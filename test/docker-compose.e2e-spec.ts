@@ -22,7 +22,10 @@ const dockerfile = readFileSync(new URL('../Dockerfile', import.meta.url), 'utf8
 /** Compose's interpolation as a user without an .env file gets it: `${X:-default}` → default; SECRETS_KEY is given. */
 const resolveEnv = (env: Record<string, string>) =>
   Object.fromEntries(
-    Object.entries(env).map(([k, v]) => [k, v.startsWith('${SECRETS_KEY') ? 'ab'.repeat(8) + '0123456789abcdef'.repeat(3) : v.replace(/^\$\{\w+:-(.*)\}$/, '$1')]),
+    Object.entries(env).map(([k, v]) => [
+      k,
+      v.startsWith('${SECRETS_KEY') ? 'ab'.repeat(8) + '0123456789abcdef'.repeat(3) : v.replace(/^\$\{\w+:-(.*)\}$/, '$1'),
+    ]),
   );
 
 describe('docker-compose.yml', () => {

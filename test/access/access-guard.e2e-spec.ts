@@ -15,14 +15,23 @@ interface Route {
 
 /** Every route the app serves, read from Express's router: a new route is in this list without anyone adding it. */
 function routesOf(app: NestExpressApplication): Route[] {
-  const router = (app.getHttpAdapter().getInstance() as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } }).router;
-  return router.stack.flatMap((layer) =>
-    layer.route ? Object.keys(layer.route.methods).filter((m) => m !== '_all').map((method) => ({ method: method.toUpperCase(), path: layer.route!.path })) : [],
-  ).filter((route) => !route.path.includes('*')); // middleware mounts (logging), not routes
+  const router = (
+    app.getHttpAdapter().getInstance() as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } }
+  ).router;
+  return router.stack
+    .flatMap((layer) =>
+      layer.route
+        ? Object.keys(layer.route.methods)
+            .filter((m) => m !== '_all')
+            .map((method) => ({ method: method.toUpperCase(), path: layer.route!.path }))
+        : [],
+    )
+    .filter((route) => !route.path.includes('*')); // middleware mounts (logging), not routes
 }
 
 /** A concrete URL for a route pattern: parameters get a well-formed id that exists nowhere. */
-const concrete = (path: string) => path.replace(/:(\w+)/g, (_m, name: string) => (name === 'version' ? '1' : name === 'tool' ? 'echo' : '65f000000000000000000000'));
+const concrete = (path: string) =>
+  path.replace(/:(\w+)/g, (_m, name: string) => (name === 'version' ? '1' : name === 'tool' ? 'echo' : '65f000000000000000000000'));
 
 async function anonymous(url: string, method: string, headers: Record<string, string> = {}) {
   const res = await anonymousFetch(url, { method, headers });
@@ -48,7 +57,16 @@ describe('access: every route needs a key', () => {
 
   it('finds the routes in the router (including the key routes themselves)', () => {
     const names = routes.map((r) => `${r.method} ${r.path}`);
-    expect(names).toEqual(expect.arrayContaining(['GET /health', 'GET /health/ready', 'POST /api-keys', 'DELETE /api-keys/:id', 'GET /runs/:id/events', 'POST /workflows/:id/runs']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'GET /health',
+        'GET /health/ready',
+        'POST /api-keys',
+        'DELETE /api-keys/:id',
+        'GET /runs/:id/events',
+        'POST /workflows/:id/runs',
+      ]),
+    );
     expect(routes.length).toBeGreaterThan(25);
   });
 
@@ -57,7 +75,11 @@ describe('access: every route needs a key', () => {
     for (const route of guarded) {
       if (route.path.startsWith('/mcp/')) continue; // the MCP endpoint answers in JSON-RPC shape: checked below
       const res = await anonymous(apiUrl + concrete(route.path), route.method);
-      expect({ route: `${route.method} ${route.path}`, status: res.status, code: res.body.code }).toEqual({ route: `${route.method} ${route.path}`, status: 401, code: 'UNAUTHENTICATED' });
+      expect({ route: `${route.method} ${route.path}`, status: res.status, code: res.body.code }).toEqual({
+        route: `${route.method} ${route.path}`,
+        status: 401,
+        code: 'UNAUTHENTICATED',
+      });
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
     }
     for (const path of ['/health', '/health/ready', '/openapi.json']) expect((await anonymous(apiUrl + path, 'GET')).status).toBe(200);
@@ -65,7 +87,11 @@ describe('access: every route needs a key', () => {
     expect(mcpRoutes.length).toBeGreaterThan(0);
     for (const route of mcpRoutes) {
       const res = await anonymous(apiUrl + concrete(route.path), route.method);
-      expect({ route: `${route.method} ${route.path}`, status: res.status, error: typeof res.body.error }).toEqual({ route: `${route.method} ${route.path}`, status: 401, error: 'object' });
+      expect({ route: `${route.method} ${route.path}`, status: res.status, error: typeof res.body.error }).toEqual({
+        route: `${route.method} ${route.path}`,
+        status: 401,
+        error: 'object',
+      });
     }
   });
 

@@ -30,7 +30,14 @@ describe('API keys: created once, hashed, scoped, revocable, expiring', () => {
 
   it('shows the key once, then only its prefix and metadata', async () => {
     const created = await newKey({ name: 'ci', scopes: ['read', 'run', 'read'] });
-    expect(created).toMatchObject({ name: 'ci', scopes: ['read', 'run'], workflows: null, expiresAt: null, lastUsedAt: null, revokedAt: null });
+    expect(created).toMatchObject({
+      name: 'ci',
+      scopes: ['read', 'run'],
+      workflows: null,
+      expiresAt: null,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
     expect(created.key).toMatch(/^mcpf_[A-Za-z0-9_-]{43}$/);
     expect(created.key.startsWith(created.prefix)).toBe(true);
     expect(created.prefix.length).toBeLessThan(16);
@@ -45,7 +52,13 @@ describe('API keys: created once, hashed, scoped, revocable, expiring', () => {
 
   it('refuses malformed creation requests with paths', async () => {
     const res = remember(
-      await api<{ errors: { path: string }[] }>(stack.url, 'POST', '/api-keys', { name: '', scopes: ['root'], workflows: ['x'], expiresAt: '2001-01-01T00:00:00Z', extra: 1 }),
+      await api<{ errors: { path: string }[] }>(stack.url, 'POST', '/api-keys', {
+        name: '',
+        scopes: ['root'],
+        workflows: ['x'],
+        expiresAt: '2001-01-01T00:00:00Z',
+        extra: 1,
+      }),
     );
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e) => e.path).sort()).toEqual(['/expiresAt', '/extra', '/name', '/scopes/0', '/workflows/0']);
@@ -60,8 +73,18 @@ describe('API keys: created once, hashed, scoped, revocable, expiring', () => {
     const denied = remember(await as(read)(stack.url, 'POST', '/workflows', greeting('nope')));
     expect(denied.status).toBe(403);
     expect(denied.body).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('"write"') });
-    for (const [method, path] of [['POST', '/toolsets'], ['POST', '/toolsets/preview'], ['DELETE', '/toolsets/65f000000000000000000000'], ['POST', '/providers'], ['GET', '/api-keys']]) {
-      expect({ method, path, status: remember(await as(read)(stack.url, method, path, method === 'POST' ? {} : undefined)).status }).toEqual({ method, path, status: 403 });
+    for (const [method, path] of [
+      ['POST', '/toolsets'],
+      ['POST', '/toolsets/preview'],
+      ['DELETE', '/toolsets/65f000000000000000000000'],
+      ['POST', '/providers'],
+      ['GET', '/api-keys'],
+    ]) {
+      expect({
+        method,
+        path,
+        status: remember(await as(read)(stack.url, method, path, method === 'POST' ? {} : undefined)).status,
+      }).toEqual({ method, path, status: 403 });
     }
 
     const created = remember(await as(write)<{ id: string }>(stack.url, 'POST', '/workflows', greeting('hello')));
@@ -74,12 +97,16 @@ describe('API keys: created once, hashed, scoped, revocable, expiring', () => {
     const runDenied = remember(await as(write)(stack.url, 'POST', `/workflows/${workflowId}/runs`, { inputs: { who: 'Ada' } }));
     expect(runDenied.status).toBe(403);
     expect(runDenied.body.message).toContain('"run"');
-    const started = remember(await as(run)<{ id: string; status: string }>(stack.url, 'POST', `/workflows/${workflowId}/runs`, { inputs: { who: 'Ada' } }));
+    const started = remember(
+      await as(run)<{ id: string; status: string }>(stack.url, 'POST', `/workflows/${workflowId}/runs`, { inputs: { who: 'Ada' } }),
+    );
     expect(started.status).toBe(202);
     expect(remember(await as(run)(stack.url, 'GET', `/runs/${started.body.id}`)).status).toBe(200);
     expect(remember(await as(run)(stack.url, 'POST', '/workflows', greeting('no'))).status).toBe(403);
     expect(remember(await as(write)(stack.url, 'POST', '/api-keys', { name: 'escalate', scopes: ['admin'] })).status).toBe(403);
-    expect(remember(await as(write)(stack.url, 'POST', '/providers', { name: 'p', baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k' })).status).toBe(403);
+    expect(
+      remember(await as(write)(stack.url, 'POST', '/providers', { name: 'p', baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k' })).status,
+    ).toBe(403);
   });
 
   it('refuses a revoked key at once and keeps it listed as revoked', async () => {

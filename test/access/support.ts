@@ -24,7 +24,8 @@ export async function createKey(apiUrl: string, body: Record<string, unknown>): 
 
 /** A request made with the given key instead of the stack's admin key. */
 export function as(key: string) {
-  return <T = Record<string, unknown>>(apiUrl: string, method: string, path: string, body?: unknown) => api<T>(apiUrl, method, path, body, bearer(key));
+  return <T = Record<string, unknown>>(apiUrl: string, method: string, path: string, body?: unknown) =>
+    api<T>(apiUrl, method, path, body, bearer(key));
 }
 
 /** start → template → end: runs without any MCP server. */

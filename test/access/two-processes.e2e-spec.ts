@@ -46,7 +46,11 @@ describe('rate limits shared through Redis', () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ first, second, close } = await twoApis({ RATE_LIMIT_PER_MINUTE: '6', AUTH_FAILURES_PER_MINUTE: '3', AUTH_FAILURE_BLOCK_SECONDS: '120' }));
+    ({ first, second, close } = await twoApis({
+      RATE_LIMIT_PER_MINUTE: '6',
+      AUTH_FAILURES_PER_MINUTE: '3',
+      AUTH_FAILURE_BLOCK_SECONDS: '120',
+    }));
   }, 60_000);
   afterAll(() => close?.());
 
@@ -67,7 +71,8 @@ describe('rate limits shared through Redis', () => {
   });
 
   it('counts failed authentications per address and then blocks the address, whatever key it sends', async () => {
-    const guess = (url: string, n: number) => anonymousFetch(`${url}/workflows`, { headers: bearer(`mcpf_${String(n).padStart(43, 'g')}`) });
+    const guess = (url: string, n: number) =>
+      anonymousFetch(`${url}/workflows`, { headers: bearer(`mcpf_${String(n).padStart(43, 'g')}`) });
     expect((await guess(first, 1)).status).toBe(401);
     expect((await guess(second, 2)).status).toBe(401);
     expect((await guess(first, 3)).status).toBe(401);

@@ -62,7 +62,11 @@ describe('workflow-limited keys and who did what', () => {
       ['POST', `/runs/${theirRun.id}/retry`],
     ]) {
       const res = await call(stack.apiUrl, method, path);
-      expect({ path, status: res.status, message: res.body.message }).toEqual({ path, status: 404, message: `Run ${theirRun.id} not found` });
+      expect({ path, status: res.status, message: res.body.message }).toEqual({
+        path,
+        status: 404,
+        message: `Run ${theirRun.id} not found`,
+      });
     }
     const runs = await call<{ items: RunView[] }>(stack.apiUrl, 'GET', '/runs');
     expect(ids(runs.body.items)).toEqual([started.body.id]);
@@ -76,7 +80,11 @@ describe('workflow-limited keys and who did what', () => {
 
   it('is refused (403) on routes that are not about its workflows', async () => {
     const call = as(limited.key);
-    for (const [method, path] of [['GET', '/toolsets'], ['GET', '/providers'], ['POST', '/workflows/validate']]) {
+    for (const [method, path] of [
+      ['GET', '/toolsets'],
+      ['GET', '/providers'],
+      ['POST', '/workflows/validate'],
+    ]) {
       const res = await call(stack.apiUrl, method, path, method === 'POST' ? greeting('x') : undefined);
       expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 403, code: 'FORBIDDEN' });
     }

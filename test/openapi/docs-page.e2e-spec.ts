@@ -7,7 +7,16 @@ import { startStack, type TestStack } from '../support/stack.js';
 
 /** Debian's chromium (scripts/test.sh installs it when missing); flags from the machine notes. */
 const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 describe('/docs in a real browser', () => {
   let stack: TestStack;
@@ -35,7 +44,9 @@ describe('/docs in a real browser', () => {
       const paths = await page.locator('.opblock-summary-path').allTextContents();
       mkdirSync('artifacts', { recursive: true });
       await page.screenshot({ path: 'artifacts/docs-page.png', fullPage: false });
-      expect(paths.map((path) => path.replace(/\u200b/g, ''))).toEqual(expect.arrayContaining(['/toolsets', '/runs/{id}', '/workflows/{id}/runs', '/openapi.json']));
+      expect(paths.map((path) => path.replace(/\u200b/g, ''))).toEqual(
+        expect.arrayContaining(['/toolsets', '/runs/{id}', '/workflows/{id}/runs', '/openapi.json']),
+      );
       expect(foreign).toEqual([]);
     } finally {
       await context.close();

@@ -9,7 +9,9 @@ import type { TestStack } from '../support/stack.js';
 
 /** Every answer of the typed client is checked against the schema docs/openapi.json gives it. */
 function conformanceChecker() {
-  const document = JSON.parse(readFileSync('docs/openapi.json', 'utf8')) as { paths: Record<string, Record<string, { responses: Record<string, { content?: object }> }>> };
+  const document = JSON.parse(readFileSync('docs/openapi.json', 'utf8')) as {
+    paths: Record<string, Record<string, { responses: Record<string, { content?: object }> }>>;
+  };
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats.default(ajv);
   ajv.addSchema(document, 'openapi');
@@ -55,10 +57,16 @@ describe('the typed client against the real API: every answer matches the docume
     conforms('get', '/toolsets/{id}', await client.GET('/toolsets/{id}', { params: { path: { id } } }));
     conforms('post', '/toolsets/{id}/check', await client.POST('/toolsets/{id}/check', { params: { path: { id } } }));
     conforms('post', '/toolsets/{id}/refresh', await client.POST('/toolsets/{id}/refresh', { params: { path: { id } } }));
-    const call = await client.POST('/toolsets/{id}/tools/{tool}/call', { params: { path: { id, tool: 'add' } }, body: { arguments: { a: 2, b: 3 } } });
+    const call = await client.POST('/toolsets/{id}/tools/{tool}/call', {
+      params: { path: { id, tool: 'add' } },
+      body: { arguments: { a: 2, b: 3 } },
+    });
     conforms('post', '/toolsets/{id}/tools/{tool}/call', call);
     expect(call.data?.isError).toBe(false);
-    const badArguments = await client.POST('/toolsets/{id}/tools/{tool}/call', { params: { path: { id, tool: 'add' } }, body: { arguments: { a: 'two' } } });
+    const badArguments = await client.POST('/toolsets/{id}/tools/{tool}/call', {
+      params: { path: { id, tool: 'add' } },
+      body: { arguments: { a: 'two' } },
+    });
     expect(badArguments.response.status).toBe(400);
     conforms('post', '/toolsets/{id}/tools/{tool}/call', badArguments);
     const preview = await client.POST('/toolsets/preview', { body: { url: fixture.url } });
@@ -66,7 +74,10 @@ describe('the typed client against the real API: every answer matches the docume
     const unreachable = await client.POST('/toolsets/preview', { body: { url: 'http://127.0.0.1:9/mcp' } });
     expect(unreachable.response.status).toBe(422);
     conforms('post', '/toolsets/preview', unreachable);
-    const dryRun = await client.POST('/toolsets/import', { params: { query: { dryRun: 'true' } }, body: { mcpServers: { one: { url: fixture.url }, two: {} } } });
+    const dryRun = await client.POST('/toolsets/import', {
+      params: { query: { dryRun: 'true' } },
+      body: { mcpServers: { one: { url: fixture.url }, two: {} } },
+    });
     conforms('post', '/toolsets/import', dryRun);
     conforms('patch', '/toolsets/{id}', await client.PATCH('/toolsets/{id}', { params: { path: { id } }, body: { name: 'renamed' } }));
   });
@@ -95,12 +106,19 @@ describe('the typed client against the real API: every answer matches the docume
     conforms('get', '/workflows', await client.GET('/workflows'));
     conforms('get', '/workflows/{id}', await client.GET('/workflows/{id}', { params: { path: { id } } }));
     conforms('get', '/workflows/{id}/versions', await client.GET('/workflows/{id}/versions', { params: { path: { id } } }));
-    conforms('get', '/workflows/{id}/versions/{version}', await client.GET('/workflows/{id}/versions/{version}', { params: { path: { id, version: '2' } } }));
+    conforms(
+      'get',
+      '/workflows/{id}/versions/{version}',
+      await client.GET('/workflows/{id}/versions/{version}', { params: { path: { id, version: '2' } } }),
+    );
     const invalid = await client.POST('/workflows', { body: { ...definition, edges: [{ source: 'start', target: 'nowhere' }] } });
     expect(invalid.response.status).toBe(400);
     conforms('post', '/workflows', invalid);
 
-    const run = await client.POST('/workflows/{id}/runs', { params: { path: { id }, query: { wait: 20_000 } }, body: { inputs: { a: 41 } } });
+    const run = await client.POST('/workflows/{id}/runs', {
+      params: { path: { id }, query: { wait: 20_000 } },
+      body: { inputs: { a: 41 } },
+    });
     conforms('post', '/workflows/{id}/runs', run);
     expect(run.data).toMatchObject({ status: 'succeeded' });
     const runId = run.data?.id ?? '';

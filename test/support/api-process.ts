@@ -25,7 +25,11 @@ export async function spawnApi(config: AppConfig, overrides: Record<string, stri
     AUTH_FAILURE_BLOCK_SECONDS: String(config.auth.failureBlockSeconds),
     ...overrides,
   };
-  const child = spawn(process.execPath, [join(DIST_ROOT, 'dist', 'apps', 'api', 'src', 'main.js')], { cwd: DIST_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(DIST_ROOT, 'dist', 'apps', 'api', 'src', 'main.js')], {
+    cwd: DIST_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -34,7 +38,10 @@ export async function spawnApi(config: AppConfig, overrides: Record<string, stri
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`API process exited (${child.exitCode}):\n${output}`);
-    const ready = await anonymousFetch(`${url}/health`).then((res) => res.ok, () => false);
+    const ready = await anonymousFetch(`${url}/health`).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) throw new Error(`API process not ready within ${readyTimeoutMs} ms:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -36,7 +36,11 @@ function newestSource(dir: string): number {
 export function ensureWorkerBuilt(): void {
   const built = existsSync(WORKER_MAIN) ? statSync(WORKER_MAIN).mtimeMs : 0;
   if (built >= Math.max(newestSource(join(ROOT, 'apps')), newestSource(join(ROOT, 'libs')))) return;
-  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
+  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
   if (result.status !== 0) throw new Error(`build failed (needed for the worker process):\n${result.stdout}${result.stderr}`);
 }
 
@@ -71,9 +75,17 @@ export function envOf(config: AppConfig, overrides: Record<string, string>): Rec
 }
 
 /** Starts `node dist/apps/worker/src/main.js` with the stack's configuration; resolves once it says it is ready. */
-export async function spawnWorker(config: AppConfig, overrides: Record<string, string> = {}, readyTimeoutMs = 20_000): Promise<WorkerProcess> {
+export async function spawnWorker(
+  config: AppConfig,
+  overrides: Record<string, string> = {},
+  readyTimeoutMs = 20_000,
+): Promise<WorkerProcess> {
   ensureWorkerBuilt();
-  const child: ChildProcess = spawn(process.execPath, [WORKER_MAIN], { cwd: ROOT, env: envOf(config, overrides), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [WORKER_MAIN], {
+    cwd: ROOT,
+    env: envOf(config, overrides),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {

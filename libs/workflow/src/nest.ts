@@ -61,14 +61,30 @@ export * from './persistence/workflow.schema.js';
 export * from './persistence/run.schema.js';
 export * from './persistence/node-execution.schema.js';
 export * from './persistence/run-session.schema.js';
-export { WorkflowRepository, type StoredWorkflow, type StoredWorkflowVersion, type WorkflowReferences } from './persistence/workflow.repository.js';
+export {
+  WorkflowRepository,
+  type StoredWorkflow,
+  type StoredWorkflowVersion,
+  type WorkflowReferences,
+} from './persistence/workflow.repository.js';
 export { RunRepository, type NewRun, type InsertRunResult, type RunCompletion } from './persistence/run.repository.js';
 export { RunSessionRepository } from './persistence/run-session.repository.js';
 export { NodeExecutionRepository, toExecutionRecord, type LoggedExecutionDoc } from './persistence/node-execution.repository.js';
-export { RunHistoryRepository, type RetentionPolicy, type PruneOptions, type PruneResult, type DeleteRunOutcome } from './persistence/run-history.repository.js';
+export {
+  RunHistoryRepository,
+  type RetentionPolicy,
+  type PruneOptions,
+  type PruneResult,
+  type DeleteRunOutcome,
+} from './persistence/run-history.repository.js';
 export { WorkflowStoreModule } from './persistence/workflow-store.module.js';
 export * from './persistence/mcp-server.schema.js';
-export { McpServerRepository, type McpServerRecord, type NewMcpServer, type McpServerChanges } from './persistence/mcp-server.repository.js';
+export {
+  McpServerRepository,
+  type McpServerRecord,
+  type NewMcpServer,
+  type McpServerChanges,
+} from './persistence/mcp-server.repository.js';
 export { toRunView, toLogItem, type RunView, type LogItem } from './persistence/run-views.js';
 export { NODE_REGISTRY, ENGINE_EXTRAS, NodeRegistryModule } from './runtime/node-registry.module.js';
 

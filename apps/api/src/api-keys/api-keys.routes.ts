@@ -24,7 +24,22 @@ export const apiKeyRoutes = {
     responses: { 201: apiKeySchema.extend({ key: z.string() }) },
     errors: { 400: ['VALIDATION_FAILED'] },
   },
-  list: { summary: 'List API keys, newest first', query: pageQuerySchema, responses: { 200: pageOf(apiKeySchema) }, errors: { 400: ['VALIDATION_FAILED'] } },
-  get: { summary: 'An API key (never the key, never its hash)', params: idParams, responses: { 200: apiKeySchema }, errors: { 404: ['NOT_FOUND'] } },
-  revoke: { summary: 'Revoke an API key: refused at once on every API process', params: idParams, responses: { 204: { description: 'Revoked' } }, errors: { 404: ['NOT_FOUND'] } },
+  list: {
+    summary: 'List API keys, newest first',
+    query: pageQuerySchema,
+    responses: { 200: pageOf(apiKeySchema) },
+    errors: { 400: ['VALIDATION_FAILED'] },
+  },
+  get: {
+    summary: 'An API key (never the key, never its hash)',
+    params: idParams,
+    responses: { 200: apiKeySchema },
+    errors: { 404: ['NOT_FOUND'] },
+  },
+  revoke: {
+    summary: 'Revoke an API key: refused at once on every API process',
+    params: idParams,
+    responses: { 204: { description: 'Revoked' } },
+    errors: { 404: ['NOT_FOUND'] },
+  },
 } satisfies Record<string, RouteDescription>;

@@ -55,7 +55,8 @@ export class AuthGuard implements CanActivate {
     if (!grants(principal.scopes, sufficient)) {
       throw new ApiError('FORBIDDEN', `This API key lacks the scope ${sufficient.map((s) => `"${s}"`).join(' or ')} (or "admin")`);
     }
-    if (principal.workflows) await this.checkWorkflow(principal.workflows, this.reflector.getAllAndOverride<WorkflowScope>(WORKFLOW_SCOPE, targets), req);
+    if (principal.workflows)
+      await this.checkWorkflow(principal.workflows, this.reflector.getAllAndOverride<WorkflowScope>(WORKFLOW_SCOPE, targets), req);
     req.principal = principal;
     return true;
   }

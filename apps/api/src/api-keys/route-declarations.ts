@@ -30,9 +30,11 @@ export class RouteDeclarations implements OnModuleInit {
       if (!controller) continue;
       for (const name of this.scanner.getAllMethodNames(controller.prototype)) {
         const handler = (controller.prototype as Record<string, unknown>)[name] as object;
-        if (Reflect.getMetadata(METHOD_METADATA, handler) === undefined || Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
+        if (Reflect.getMetadata(METHOD_METADATA, handler) === undefined || Reflect.getMetadata(PATH_METADATA, handler) === undefined)
+          continue;
         const targets = [handler as () => void, controller];
-        const declared = this.reflector.getAllAndOverride(PUBLIC_ROUTE, targets) || this.reflector.getAllAndOverride(REQUIRED_SCOPES, targets);
+        const declared =
+          this.reflector.getAllAndOverride(PUBLIC_ROUTE, targets) || this.reflector.getAllAndOverride(REQUIRED_SCOPES, targets);
         if (!declared) undeclared.push(`${controller.name}.${name}`);
       }
     }

@@ -25,7 +25,15 @@ export class SeedAdminKey implements OnApplicationBootstrap {
       if (existing.revokedAt) this.logger.warn({ apiKeyId: existing.id }, 'ADMIN_API_KEY is revoked: it stays refused');
       return;
     }
-    const created = await this.keys.createIfAbsent({ name: 'admin (ADMIN_API_KEY)', hash, prefix, scopes: ['admin'], workflows: null, expiresAt: null, createdBy: null });
+    const created = await this.keys.createIfAbsent({
+      name: 'admin (ADMIN_API_KEY)',
+      hash,
+      prefix,
+      scopes: ['admin'],
+      workflows: null,
+      expiresAt: null,
+      createdBy: null,
+    });
     if (created) this.logger.log({ apiKeyId: created.id }, 'admin API key seeded from ADMIN_API_KEY');
   }
 }

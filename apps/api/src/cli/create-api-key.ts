@@ -8,22 +8,33 @@ import { createApiKeyBody } from '../api-keys/dto/api-key-requests.js';
 import { apiKeyView } from '../api-keys/dto/api-key-views.js';
 import { parseRequest } from '../common/zod-validation.js';
 
-const USAGE = 'usage: node dist/apps/api/src/cli/create-api-key.js --name <name> --scopes admin|write|run|read[,…] [--workflows <id>,…] [--expires-at <ISO date>]';
+const USAGE =
+  'usage: node dist/apps/api/src/cli/create-api-key.js --name <name> --scopes admin|write|run|read[,…] [--workflows <id>,…] [--expires-at <ISO date>]';
 
 /**
  * One-off: creates an API key straight in the database (MONGO_URL) and prints it once, as JSON
  * with `key`. For a first key without ADMIN_API_KEY, or to recover when every admin key is lost.
  */
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { name: { type: 'string' }, scopes: { type: 'string' }, workflows: { type: 'string' }, 'expires-at': { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { name: { type: 'string' }, scopes: { type: 'string' }, workflows: { type: 'string' }, 'expires-at': { type: 'string' } },
+  });
   if (!values.name || !values.scopes) throw new UsageError(USAGE);
-  const list = (value: string) => value.split(',').map((item) => item.trim()).filter(Boolean);
-  const body = parseRequest(createApiKeyBody, {
-    name: values.name,
-    scopes: list(values.scopes),
-    workflows: values.workflows === undefined ? undefined : list(values.workflows),
-    expiresAt: values['expires-at'],
-  }, 'arguments');
+  const list = (value: string) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
+  const body = parseRequest(
+    createApiKeyBody,
+    {
+      name: values.name,
+      scopes: list(values.scopes),
+      workflows: values.workflows === undefined ? undefined : list(values.workflows),
+      expiresAt: values['expires-at'],
+    },
+    'arguments',
+  );
   const config = loadConfig();
 
   @Module({ imports: [ConfigModule.forRoot(config), PersistenceModule.forRoot(config.mongoUrl)], providers: [ApiKeyRepository] })
@@ -32,7 +43,13 @@ async function main(): Promise<void> {
   try {
     const { key, hash, prefix } = generateApiKey();
     const record = await context.get(ApiKeyRepository).create({
-      name: body.name, hash, prefix, scopes: body.scopes, workflows: body.workflows ?? null, expiresAt: body.expiresAt ?? null, createdBy: null,
+      name: body.name,
+      hash,
+      prefix,
+      scopes: body.scopes,
+      workflows: body.workflows ?? null,
+      expiresAt: body.expiresAt ?? null,
+      createdBy: null,
     });
     process.stdout.write(`${JSON.stringify({ ...apiKeyView(record), key }, null, 2)}\n`);
   } finally {

@@ -10,7 +10,13 @@ const CHECK_TIMEOUT_MS = 1500;
 const indicators = z.record(z.string(), z.looseObject({ status: z.string() }));
 const readiness = z.object({ status: z.string(), info: indicators.optional(), error: indicators.optional(), details: indicators });
 /** The error body, with the readiness report beside it (which of mongo and redis is down). */
-const notReady = z.looseObject({ statusCode: z.literal(503), code: z.literal('NOT_READY'), message: z.string(), requestId: z.string(), details: indicators });
+const notReady = z.looseObject({
+  statusCode: z.literal(503),
+  code: z.literal('NOT_READY'),
+  message: z.string(),
+  requestId: z.string(),
+  details: indicators,
+});
 
 @Controller('health')
 @Public()
@@ -24,7 +30,12 @@ export class HealthController {
 
   /** Liveness: the process answers. */
   @Get()
-  @ApiRoute({ summary: 'Liveness: the process answers', tags: ['service'], public: true, responses: { 200: z.object({ status: z.literal('ok') }) } })
+  @ApiRoute({
+    summary: 'Liveness: the process answers',
+    tags: ['service'],
+    public: true,
+    responses: { 200: z.object({ status: z.literal('ok') }) },
+  })
   live() {
     return { status: 'ok' };
   }

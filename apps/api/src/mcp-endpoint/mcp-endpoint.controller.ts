@@ -15,7 +15,10 @@ interface Admitted {
 }
 
 function refuse(res: Response, status: number, message: string, headers: Record<string, string> = {}): undefined {
-  res.status(status).set(headers).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+  res
+    .status(status)
+    .set(headers)
+    .json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
   return undefined;
 }
 
@@ -74,7 +77,8 @@ export class McpEndpointController {
     const originProblem = this.origin.problem(req.headers.host, req.headers.origin);
     if (originProblem) return refuse(res, 403, originProblem);
     const check = await this.callers.check(req.headers.authorization, id);
-    if (!check.ok) return refuse(res, check.status, check.message, check.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="mcpflow"' } : {});
+    if (!check.ok)
+      return refuse(res, check.status, check.message, check.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="mcpflow"' } : {});
     const server = await this.servers.findById(id);
     if (!server) return refuse(res, 404, `MCP server ${id} not found`);
     return { server, caller: check.caller };

@@ -66,7 +66,8 @@ export class PublishedServerFactory {
         // notifications/cancelled aborts (unless it is the client's timeout), the stream closing does
         // too (then the run goes on). Stateless 2025: an abort is only a lost connection; cancels
         // come through CallRegistry.
-        abortMeansCancel: (reason) => serving.kind === 'modern' || (serving.kind === 'sse-session' && !serving.closed() && !isClientTimeout(reason)),
+        abortMeansCancel: (reason) =>
+          serving.kind === 'modern' || (serving.kind === 'sse-session' && !serving.closed() && !isClientTimeout(reason)),
         ...(sessionId && {
           onRunStarted: (runId: string) => this.registry.record(keyId, sessionId, requestId, runId),
           onRunEnded: () => this.registry.forget(keyId, sessionId, requestId),

@@ -63,7 +63,10 @@ export class StreamableHttpEndpoint implements BeforeApplicationShutdown {
     const signal = untilClientGone(res);
     const scope: RequestScope = { server, caller, sessionId };
     const authInfo: AuthInfo = { token: '', clientId: caller.keyId ?? 'anonymous', scopes: [], extra: { scope } };
-    const response = await this.handlerOf(server.id).fetch(toWebRequest(req, signal, [SESSION_HEADER]), { authInfo, ...(req.body !== undefined && { parsedBody: req.body }) });
+    const response = await this.handlerOf(server.id).fetch(toWebRequest(req, signal, [SESSION_HEADER]), {
+      authInfo,
+      ...(req.body !== undefined && { parsedBody: req.body }),
+    });
     const opensSession = message.method === 'initialize' && response.ok;
     await sendWebResponse(res, response, signal, opensSession ? { [SESSION_HEADER]: randomUUID() } : {});
   }
@@ -105,13 +108,17 @@ export class StreamableHttpEndpoint implements BeforeApplicationShutdown {
       return;
     }
     this.logger.log({ runId, keyId: caller.keyId }, 'MCP client canceled a call: canceling its run');
-    this.canceler.execute(runId).catch((error: unknown) => this.logger.warn({ err: error, runId }, 'could not cancel the run of a canceled MCP call'));
+    this.canceler
+      .execute(runId)
+      .catch((error: unknown) => this.logger.warn({ err: error, runId }, 'could not cancel the run of a canceled MCP call'));
   }
 
   /** The 2025 standalone GET stream: server-initiated messages, here only `tools/list_changed`. */
   private async openListChangedStream(server: McpServerRecord, req: ExpressRequest, res: ExpressResponse): Promise<void> {
     if (!String(req.headers.accept ?? '').includes('text/event-stream')) {
-      res.status(406).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: the client must accept text/event-stream' }, id: null });
+      res
+        .status(406)
+        .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: the client must accept text/event-stream' }, id: null });
       return;
     }
     const stream = openEventStream(res);

@@ -44,7 +44,9 @@ describe('the OpenAPI document', () => {
   it('gives each answer the error body with the codes the route declares, and secures all but public routes', async () => {
     const document = (await describeApi()).build();
     const getRun = document.paths?.['/runs/{id}']?.get;
-    const notFound = getRun?.responses?.['404'] as { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> };
+    const notFound = getRun?.responses?.['404'] as {
+      content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }>;
+    };
     const body = notFound.content['application/json'].schema;
     expect(body.required).toEqual(['statusCode', 'code', 'message', 'requestId']);
     expect(body.properties.code).toEqual({ type: 'string', enum: ['NOT_FOUND'] });

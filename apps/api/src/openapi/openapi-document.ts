@@ -158,11 +158,14 @@ export function buildOpenApiDocument(controllers: Type[], version: string): Open
       info: {
         title: 'mcpflow',
         version,
-        description: 'Workflows whose nodes call tools published by MCP servers. Errors: `{statusCode, code, message, errors?, requestId}`.',
+        description:
+          'Workflows whose nodes call tools published by MCP servers. Errors: `{statusCode, code, message, errors?, requestId}`.',
       },
       security: [{ bearer: [] }],
       paths,
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`' } } },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`' } },
+      },
     },
     { reused: 'inline' },
   );

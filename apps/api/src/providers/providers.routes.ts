@@ -17,7 +17,12 @@ export const providerRoutes = {
     responses: { 200: pageOf(providerSchema) },
     errors: { 400: ['VALIDATION_FAILED'] },
   },
-  get: { summary: 'A provider (its API key shown as "***")', params: idParams, responses: { 200: providerSchema }, errors: { 404: ['NOT_FOUND'] } },
+  get: {
+    summary: 'A provider (its API key shown as "***")',
+    params: idParams,
+    responses: { 200: providerSchema },
+    errors: { 404: ['NOT_FOUND'] },
+  },
   update: {
     summary: 'Change a provider',
     params: idParams,

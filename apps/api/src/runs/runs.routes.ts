@@ -44,7 +44,7 @@ export const runRoutes = {
     errors: { 400: ['VALIDATION_FAILED'], 404: ['NOT_FOUND'] },
   },
   events: {
-    summary: "Follow a run live (Server-Sent Events)",
+    summary: 'Follow a run live (Server-Sent Events)',
     params: idParams,
     responses: { 200: { description: EVENTS, contentType: 'text/event-stream', schema: z.string() } },
     errors: { 404: ['NOT_FOUND'] },
@@ -58,7 +58,10 @@ export const runRoutes = {
   cancel: {
     summary: 'Cancel a queued or running run (in-flight MCP calls are aborted)',
     params: idParams,
-    responses: { 200: { description: 'The run is canceled', schema: runSchema }, 202: { description: 'The cancel is on its way to the worker', schema: runSchema } },
+    responses: {
+      200: { description: 'The run is canceled', schema: runSchema },
+      202: { description: 'The cancel is on its way to the worker', schema: runSchema },
+    },
     errors: { 404: ['NOT_FOUND'], 409: ['RUN_FINISHED'] },
   },
   retry: {

@@ -28,7 +28,17 @@ export class CreateToolset {
     const name = body.name ?? defaultToolsetName(spec, listing);
     const toolset = await this.toolsets.create(
       body.kind === 'stdio'
-        ? { kind: 'stdio', name, command: body.command, args: body.args, env: body.env, process: body.process, timeoutMs: body.timeoutMs, listing, createdBy: actor }
+        ? {
+            kind: 'stdio',
+            name,
+            command: body.command,
+            args: body.args,
+            env: body.env,
+            process: body.process,
+            timeoutMs: body.timeoutMs,
+            listing,
+            createdBy: actor,
+          }
         : { name, url: body.url, headers: body.headers, transport: body.transport, timeoutMs: body.timeoutMs, listing, createdBy: actor },
     );
     const where = toolset.kind === 'stdio' ? { command: toolset.command } : { url: toolset.url };
@@ -47,7 +57,14 @@ export class PreviewToolset {
     const listing = await this.listing.list(spec, signal);
     const where =
       body.kind === 'stdio'
-        ? whereView({ kind: 'stdio', headerNames: [], command: body.command, args: body.args, envNames: Object.keys(body.env), process: body.process })
+        ? whereView({
+            kind: 'stdio',
+            headerNames: [],
+            command: body.command,
+            args: body.args,
+            envNames: Object.keys(body.env),
+            process: body.process,
+          })
         : whereView({ kind: 'http', url: body.url, headerNames: Object.keys(body.headers) });
     return {
       kind: body.kind,

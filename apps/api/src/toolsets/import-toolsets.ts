@@ -8,7 +8,8 @@ import type { ConnectionProblem } from './toolset-errors.js';
 const CONCURRENCY = 4;
 
 /** Why an entry was not created, by family; `code` has the exact one. */
-export type ImportFailureReason = 'invalid' | 'stdio-disabled' | 'unreachable' | 'auth-failed' | 'not-mcp' | 'timeout' | 'blocked' | 'forbidden' | 'error';
+export type ImportFailureReason =
+  'invalid' | 'stdio-disabled' | 'unreachable' | 'auth-failed' | 'not-mcp' | 'timeout' | 'blocked' | 'forbidden' | 'error';
 
 const REASON_BY_CODE: Record<string, ImportFailureReason> = {
   VALIDATION_FAILED: 'invalid',
@@ -63,7 +64,14 @@ export class ImportToolsets {
     return { dryRun, created: dryRun ? 0 : created, failed: items.length - created, items };
   }
 
-  private async importOne(root: string, name: string, entry: unknown, dryRun: boolean, signal?: AbortSignal, actor?: string): Promise<ImportItem> {
+  private async importOne(
+    root: string,
+    name: string,
+    entry: unknown,
+    dryRun: boolean,
+    signal?: AbortSignal,
+    actor?: string,
+  ): Promise<ImportItem> {
     try {
       const create = importEntry(root, name, entry);
       if (dryRun) {
@@ -71,14 +79,27 @@ export class ImportToolsets {
         return { name, status: 'valid', kind: preview.kind, transport: preview.transport, toolCount: preview.toolCount };
       }
       const toolset = await this.createToolset.execute(create, signal, actor);
-      return { name, status: 'created', toolsetId: toolset.id, kind: toolset.kind, transport: toolset.resolvedTransport, toolCount: toolset.toolCount };
+      return {
+        name,
+        status: 'created',
+        toolsetId: toolset.id,
+        kind: toolset.kind,
+        transport: toolset.resolvedTransport,
+        toolCount: toolset.toolCount,
+      };
     } catch (error) {
       // Never thrown on: the other entries may already be created, and the answer must say which.
       if (!(error instanceof ApiError)) {
         this.logger.error({ err: error, entry: name }, 'import of a server failed unexpectedly');
         return { name, status: 'failed', reason: 'error', code: 'INTERNAL_ERROR', message: 'Internal error' };
       }
-      const failed: ImportItem = { name, status: 'failed', reason: REASON_BY_CODE[error.code] ?? 'error', code: error.code, message: error.message };
+      const failed: ImportItem = {
+        name,
+        status: 'failed',
+        reason: REASON_BY_CODE[error.code] ?? 'error',
+        code: error.code,
+        message: error.message,
+      };
       if (error.errors) failed.errors = error.errors;
       return failed;
     }

@@ -55,7 +55,11 @@ export class ToolsetsController {
   @Post()
   @ApiRoute(toolsetRoutes.create)
   @RequireScope('write')
-  async create(@Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody, @Res({ passthrough: true }) res: Response, @Caller() caller: Principal) {
+  async create(
+    @Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody,
+    @Res({ passthrough: true }) res: Response,
+    @Caller() caller: Principal,
+  ) {
     return toolsetView(await this.createToolset.execute(body, clientGone(res), caller.keyId));
   }
 
@@ -149,7 +153,12 @@ export class ToolsetsController {
   @RequireScope('write')
   @HttpCode(200)
   @ApiRoute(toolsetRoutes.call)
-  call(@Param('id') id: string, @Param('tool') tool: string, @Body(new ZodPipe(callToolBody)) body: CallToolBody, @Res({ passthrough: true }) res: Response) {
+  call(
+    @Param('id') id: string,
+    @Param('tool') tool: string,
+    @Body(new ZodPipe(callToolBody)) body: CallToolBody,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     return this.callTool.execute(id, tool, body.arguments, clientGone(res));
   }
 }

@@ -100,6 +100,11 @@ export const toolsetRoutes = {
     params: toolParams,
     body: callToolBody,
     responses: { 200: toolCallSchema },
-    errors: { 400: ['VALIDATION_FAILED', 'MCP_INPUT_INVALID'], 403: STDIO_GATE, 404: ['NOT_FOUND'], 422: [...CONNECT_ERRORS, 'TOOL_UNUSABLE'] },
+    errors: {
+      400: ['VALIDATION_FAILED', 'MCP_INPUT_INVALID'],
+      403: STDIO_GATE,
+      404: ['NOT_FOUND'],
+      422: [...CONNECT_ERRORS, 'TOOL_UNUSABLE'],
+    },
   },
 } satisfies Record<string, RouteDescription>;

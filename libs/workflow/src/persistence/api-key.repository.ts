@@ -68,7 +68,10 @@ export class ApiKeyRepository {
     const doc = await this.model.findById(id).lean<ApiKeyDocument>().exec();
     if (!doc) return undefined;
     if (doc.revokedAt) return recordOf(doc);
-    const updated = await this.model.findOneAndUpdate({ _id: id }, { $set: { revokedAt: at } }, { returnDocument: 'after' }).lean<ApiKeyDocument>().exec();
+    const updated = await this.model
+      .findOneAndUpdate({ _id: id }, { $set: { revokedAt: at } }, { returnDocument: 'after' })
+      .lean<ApiKeyDocument>()
+      .exec();
     return updated ? recordOf(updated) : undefined;
   }
 

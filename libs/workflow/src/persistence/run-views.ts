@@ -68,7 +68,9 @@ export function toRunView(doc: RunDoc): RunView {
     startedAt: iso(doc.startedAt),
     finishedAt: iso(doc.finishedAt),
     durationMs: doc.durationMs ?? null,
-    stats: doc.stats ? { nodesExecuted: doc.stats.nodesExecuted, nodesSkipped: doc.stats.nodesSkipped, nodesFailed: doc.stats.nodesFailed } : null,
+    stats: doc.stats
+      ? { nodesExecuted: doc.stats.nodesExecuted, nodesSkipped: doc.stats.nodesSkipped, nodesFailed: doc.stats.nodesFailed }
+      : null,
     cancelRequestedAt: iso(doc.cancelRequestedAt),
     retryOf: doc.retryOf ? String(doc.retryOf) : null,
     triggeredBy: doc.triggeredBy ?? null,

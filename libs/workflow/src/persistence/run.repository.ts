@@ -6,7 +6,15 @@ import { GuardedUpdates } from './guarded-update.js';
 import { toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 import { findPage, type Page, type PageRequest } from './paging.js';
-import { ACTIVE_RUN_STATUSES, RUN_MODEL, type RunDoc, type RunDocStatus, type RunErrorDoc, type RunSource, type RunStatsDoc } from './run.schema.js';
+import {
+  ACTIVE_RUN_STATUSES,
+  RUN_MODEL,
+  type RunDoc,
+  type RunDocStatus,
+  type RunErrorDoc,
+  type RunSource,
+  type RunStatsDoc,
+} from './run.schema.js';
 
 export interface NewRun {
   /** The run's id when the caller needs it before the insert (to listen for its events); else a new one. */
@@ -63,8 +71,12 @@ export class RunRepository {
 
   /** Runs newest first, optionally of one workflow and/or in one status. */
   /** `workflowIds` narrows to those workflows (a workflow-limited API key); with `workflowId` too, both must hold. */
-  page(filter: { workflowId?: string; workflowIds?: readonly string[]; status?: RunDocStatus; triggeredBy?: string }, page: PageRequest): Promise<Page<RunDoc>> {
-    const workflowIds = filter.workflowIds && (filter.workflowId ? filter.workflowIds.filter((id) => id === filter.workflowId) : filter.workflowIds);
+  page(
+    filter: { workflowId?: string; workflowIds?: readonly string[]; status?: RunDocStatus; triggeredBy?: string },
+    page: PageRequest,
+  ): Promise<Page<RunDoc>> {
+    const workflowIds =
+      filter.workflowIds && (filter.workflowId ? filter.workflowIds.filter((id) => id === filter.workflowId) : filter.workflowIds);
     const query = {
       ...(filter.workflowId && { workflowId: filter.workflowId }),
       ...(workflowIds && { workflowId: { $in: [...workflowIds] } }),
@@ -146,7 +158,11 @@ export class RunRepository {
     if (!isValidObjectId(id)) return undefined;
     const now = new Date();
     const error = { code: ENGINE_ERROR_CODES.runCanceled, message: 'the run was canceled before it started' };
-    return this.guarded.apply(new Types.ObjectId(id), { status: 'queued' }, { $set: { status: 'canceled', finishedAt: now, durationMs: 0, error, cancelRequestedAt: now } });
+    return this.guarded.apply(
+      new Types.ObjectId(id),
+      { status: 'queued' },
+      { $set: { status: 'canceled', finishedAt: now, durationMs: 0, error, cancelRequestedAt: now } },
+    );
   }
 
   /** Cancel of a running run: recorded here, carried to its worker over Redis. */
@@ -161,7 +177,12 @@ export class RunRepository {
     const current = await this.runs.findById(id).lean();
     if (!current || !ACTIVE_RUN_STATUSES.includes(current.status)) return undefined;
     const fields = terminalFields(current, { status: 'failed', error, finishedAt: new Date() });
-    return this.guarded.apply(current._id, { status: current.status, claims: current.claims }, { $set: fields, $unset: { lease: 1 } }, { known: current });
+    return this.guarded.apply(
+      current._id,
+      { status: current.status, claims: current.claims },
+      { $set: fields, $unset: { lease: 1 } },
+      { known: current },
+    );
   }
 
   /** Active runs the sweep has not confirmed since `before`, oldest first. */

@@ -19,7 +19,17 @@ import { ToolsetRefreshRequests } from '../queue/toolset-refresh-queue.js';
  */
 @Module({
   imports: [SecretsModule, OutboundModule],
-  providers: [ToolsetRepository, ToolsetCatalog, ToolsetTargets, ToolsetSnapshots, ToolsetHealthChecker, ToolCallRepository, ToolsetChangeRepository, ToolsetRefresher, ToolsetRefreshRequests],
+  providers: [
+    ToolsetRepository,
+    ToolsetCatalog,
+    ToolsetTargets,
+    ToolsetSnapshots,
+    ToolsetHealthChecker,
+    ToolCallRepository,
+    ToolsetChangeRepository,
+    ToolsetRefresher,
+    ToolsetRefreshRequests,
+  ],
   exports: [
     ToolsetRepository,
     ToolsetCatalog,

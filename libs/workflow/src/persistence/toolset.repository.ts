@@ -87,7 +87,11 @@ export interface StdioToolsetConnection extends ConnectionCommon {
 export type ToolsetConnection = HttpToolsetConnection | StdioToolsetConnection;
 
 /** The values a connection holds that are secrets (header or env values): scrubbed from error messages. */
-export function connectionSecrets(connection: { kind?: ToolsetKind; headers?: Record<string, string>; env?: Record<string, string> }): string[] {
+export function connectionSecrets(connection: {
+  kind?: ToolsetKind;
+  headers?: Record<string, string>;
+  env?: Record<string, string>;
+}): string[] {
   return Object.values((connection.kind === 'stdio' ? connection.env : connection.headers) ?? {});
 }
 
@@ -97,7 +101,10 @@ export type NewToolset = {
   listing: ToolsetListingInput;
   /** Id of the API key creating it. */
   createdBy?: string;
-} & ({ kind?: 'http'; url: string; headers: Record<string, string>; transport: TransportMode } | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; process: StdioProcessMode });
+} & (
+  | { kind?: 'http'; url: string; headers: Record<string, string>; transport: TransportMode }
+  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; process: StdioProcessMode }
+);
 
 export interface ToolsetChanges {
   name?: string;
@@ -135,7 +142,13 @@ export function toolsetSummaryOf(doc: ToolsetDocument): ToolsetSummary {
   };
   if (typeof doc.timeoutMs === 'number') summary.timeoutMs = doc.timeoutMs;
   if (doc.health) summary.health = doc.health;
-  if (doc.kind === 'stdio') Object.assign(summary, { command: doc.command, args: doc.args ?? [], envNames: (doc.env ?? []).map((entry) => entry.name), process: doc.process ?? 'per-run' });
+  if (doc.kind === 'stdio')
+    Object.assign(summary, {
+      command: doc.command,
+      args: doc.args ?? [],
+      envNames: (doc.env ?? []).map((entry) => entry.name),
+      process: doc.process ?? 'per-run',
+    });
   else summary.url = doc.url;
   return summary;
 }
@@ -155,7 +168,15 @@ export class ToolsetRepository {
   async create(input: NewToolset): Promise<ToolsetRecord> {
     const where =
       input.kind === 'stdio'
-        ? { kind: 'stdio' as const, command: input.command, args: input.args, env: this.seal(input.env), process: input.process, headers: [], transport: 'stdio' as const }
+        ? {
+            kind: 'stdio' as const,
+            command: input.command,
+            args: input.args,
+            env: this.seal(input.env),
+            process: input.process,
+            headers: [],
+            transport: 'stdio' as const,
+          }
         : { kind: 'http' as const, url: input.url, headers: this.seal(input.headers), transport: input.transport };
     const created = await this.model.create({
       name: input.name,
@@ -187,7 +208,19 @@ export class ToolsetRepository {
   async connectionOf(id: string): Promise<ToolsetConnection | undefined> {
     const doc = isValidObjectId(id)
       ? await this.model
-          .findById(id, { kind: 1, url: 1, headers: 1, command: 1, args: 1, env: 1, process: 1, transport: 1, resolvedTransport: 1, timeoutMs: 1, revision: 1 })
+          .findById(id, {
+            kind: 1,
+            url: 1,
+            headers: 1,
+            command: 1,
+            args: 1,
+            env: 1,
+            process: 1,
+            transport: 1,
+            resolvedTransport: 1,
+            timeoutMs: 1,
+            revision: 1,
+          })
           .lean<ToolsetDocument>()
           .exec()
       : null;
@@ -265,7 +298,17 @@ export class ToolsetRepository {
     const common = { revision: doc.revision };
     const connection: ToolsetConnection =
       doc.kind === 'stdio'
-        ? { ...common, kind: 'stdio', id: String(doc._id), command: doc.command ?? '', args: doc.args ?? [], env: this.open(doc.env ?? []), process: doc.process ?? 'per-run', transport: 'stdio', resolvedTransport: 'stdio' }
+        ? {
+            ...common,
+            kind: 'stdio',
+            id: String(doc._id),
+            command: doc.command ?? '',
+            args: doc.args ?? [],
+            env: this.open(doc.env ?? []),
+            process: doc.process ?? 'per-run',
+            transport: 'stdio',
+            resolvedTransport: 'stdio',
+          }
         : {
             ...common,
             kind: 'http',

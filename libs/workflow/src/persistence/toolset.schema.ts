@@ -98,7 +98,17 @@ export const ToolsetSchema = new Schema<ToolsetDocument>(
       type: { name: { type: String }, version: { type: String }, protocolVersion: { type: String } },
       required: true,
     },
-    tools: { type: [{ _id: false, name: { type: String, required: true }, usable: { type: Boolean, required: true }, snapshot: { type: String, required: true } }], default: [] },
+    tools: {
+      type: [
+        {
+          _id: false,
+          name: { type: String, required: true },
+          usable: { type: Boolean, required: true },
+          snapshot: { type: String, required: true },
+        },
+      ],
+      default: [],
+    },
     toolCount: { type: Number, required: true },
     toolsRefreshedAt: { type: Date, required: true },
     health: {

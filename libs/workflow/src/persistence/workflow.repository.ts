@@ -64,7 +64,9 @@ export class WorkflowRepository {
    * the ids denormalised on each version. Workflows saved before `providerIds` existed lack that
    * field, so they match nothing for providers: missing is treated as empty.
    */
-  async findLiveReferencing(reference: { toolsetId: string } | { providerId: string }): Promise<{ workflowId: string; name: string } | undefined> {
+  async findLiveReferencing(
+    reference: { toolsetId: string } | { providerId: string },
+  ): Promise<{ workflowId: string; name: string } | undefined> {
     const filter = 'toolsetId' in reference ? { toolsetIds: reference.toolsetId } : { providerIds: reference.providerId };
     const workflow = await this.workflows
       .findOne({ ...filter, deletedAt: null }, { _id: 1, name: 1 })
@@ -88,18 +90,34 @@ export class WorkflowRepository {
   async create(definition: WorkflowDefinition, references: WorkflowReferences, actor: string | null = null): Promise<StoredWorkflow> {
     const workflowId = new Types.ObjectId();
     const version = await this.versions.create({ workflowId, version: 1, definition: toJsonText(definition), createdBy: actor });
-    const workflow = await this.workflows.create({ _id: workflowId, latestVersion: 1, ...summaryOf(definition, references), createdBy: actor, updatedBy: actor });
+    const workflow = await this.workflows.create({
+      _id: workflowId,
+      latestVersion: 1,
+      ...summaryOf(definition, references),
+      createdBy: actor,
+      updatedBy: actor,
+    });
     return { workflow: workflow.toObject(), version: toVersion(version.toObject()) };
   }
 
   /** The next version of a live workflow; undefined when it does not exist or is deleted. */
-  async addVersion(id: string, definition: WorkflowDefinition, references: WorkflowReferences, actor: string | null = null): Promise<StoredWorkflow | undefined> {
+  async addVersion(
+    id: string,
+    definition: WorkflowDefinition,
+    references: WorkflowReferences,
+    actor: string | null = null,
+  ): Promise<StoredWorkflow | undefined> {
     for (let attempt = 1; ; attempt += 1) {
       const workflow = await this.findLive(id);
       if (!workflow) return undefined;
       const latest = await this.latestVersionNumber(workflow._id);
       try {
-        const created = await this.versions.create({ workflowId: workflow._id, version: latest + 1, definition: toJsonText(definition), createdBy: actor });
+        const created = await this.versions.create({
+          workflowId: workflow._id,
+          version: latest + 1,
+          definition: toJsonText(definition),
+          createdBy: actor,
+        });
         const version = toVersion(created.toObject());
         const updated = await this.workflows
           .findOneAndUpdate(

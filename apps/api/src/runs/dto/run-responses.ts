@@ -49,7 +49,10 @@ export const logItemSchema = z
   .meta({ id: 'LogItem' });
 
 export const idempotencyHeaders = z.object({
-  'idempotency-key': z.string().optional().meta({ description: 'The same key on the same workflow returns the same run (1–255 printable ASCII)' }),
+  'idempotency-key': z
+    .string()
+    .optional()
+    .meta({ description: 'The same key on the same workflow returns the same run (1–255 printable ASCII)' }),
 });
 
 export const replayedHeader = z.object({ 'idempotent-replayed': z.literal('true').optional() });

@@ -75,7 +75,10 @@ export interface ToolsetView extends ToolsetSummaryView {
   tools: ToolView[];
 }
 
-export type ToolsetPreviewView = Omit<ToolsetView, 'id' | 'createdAt' | 'updatedAt' | 'toolsRefreshedAt' | 'health' | 'createdBy' | 'updatedBy'>;
+export type ToolsetPreviewView = Omit<
+  ToolsetView,
+  'id' | 'createdAt' | 'updatedAt' | 'toolsRefreshedAt' | 'health' | 'createdBy' | 'updatedBy'
+>;
 
 export function maskHeaders(names: Iterable<string>): Record<string, string> {
   return Object.fromEntries([...names].map((name) => [name, MASK]));
@@ -95,7 +98,12 @@ export function toolView(tool: ToolSnapshot): ToolView {
 /** Where the server is: url and headers, or command, args and env (secret values masked). */
 export function whereView(toolset: Pick<ToolsetSummary, 'kind' | 'url' | 'headerNames' | 'command' | 'args' | 'envNames' | 'process'>) {
   return toolset.kind === 'stdio'
-    ? { command: toolset.command ?? '', args: toolset.args ?? [], env: maskHeaders(toolset.envNames ?? []), process: toolset.process ?? 'per-run' }
+    ? {
+        command: toolset.command ?? '',
+        args: toolset.args ?? [],
+        env: maskHeaders(toolset.envNames ?? []),
+        process: toolset.process ?? 'per-run',
+      }
     : { url: toolset.url ?? '', headers: maskHeaders(toolset.headerNames) };
 }
 

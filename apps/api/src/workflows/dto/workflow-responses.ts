@@ -22,10 +22,21 @@ export const workflowSchema = workflowVersionSchema
   .meta({ id: 'Workflow', description: 'The latest version; createdAt is when the workflow was created' });
 
 export const workflowSummarySchema = z
-  .object({ id: z.string(), name: z.string(), description: z.string().nullable(), latestVersion: z.number().int(), createdAt: iso, updatedAt: iso, createdBy: z.string().nullable(), updatedBy: z.string().nullable() })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    latestVersion: z.number().int(),
+    createdAt: iso,
+    updatedAt: iso,
+    createdBy: z.string().nullable(),
+    updatedBy: z.string().nullable(),
+  })
   .meta({ id: 'WorkflowSummary' });
 
-export const versionSummarySchema = z.object({ version: z.number().int(), createdAt: iso, createdBy: z.string().nullable() }).meta({ id: 'WorkflowVersionSummary' });
+export const versionSummarySchema = z
+  .object({ version: z.number().int(), createdAt: iso, createdBy: z.string().nullable() })
+  .meta({ id: 'WorkflowVersionSummary' });
 
 export const validationReportSchema = z.object({ valid: z.boolean(), errors: z.array(problemSchema) });
 

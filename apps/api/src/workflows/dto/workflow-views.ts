@@ -1,9 +1,4 @@
-import type {
-  StoredWorkflow,
-  StoredWorkflowVersion,
-  WorkflowDoc,
-  WorkflowVersionDoc,
-} from '#workflow/nest';
+import type { StoredWorkflow, StoredWorkflowVersion, WorkflowDoc, WorkflowVersionDoc } from '#workflow/nest';
 
 /** The latest version of a workflow: its definition, when the workflow was created and last changed. */
 export function toWorkflowView({ workflow, version }: StoredWorkflow) {
