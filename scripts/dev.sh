@@ -2,7 +2,7 @@
 # mcpflow's two commands and their helpers.
 #   scripts/dev.sh up       install what is missing, start PostgreSQL + FerretDB + Redis (unless MONGO_URL /
 #                           REDIS_URL point elsewhere), build, start API and worker; wait for readiness
-#   scripts/dev.sh test     typecheck, lint, import cycles, build, unit and e2e tests against
+#   scripts/dev.sh test     typecheck, lint, formatting, import cycles, build, unit and e2e tests against
 #                           throwaway services; non-zero exit on any failure
 #   scripts/dev.sh down | status | logs [api|worker|mongo|postgres|redis]
 # `up` starts only what is not running (a process that died, even one not yet reaped, is not);
