@@ -23,7 +23,7 @@ export class ApiKeysController {
   @Post()
   @ApiRoute(apiKeyRoutes.create)
   create(@Body(new ZodPipe(createApiKeyBody)) body: CreateApiKeyBody, @Caller() caller: Principal) {
-    return this.createApiKey.execute(body, caller);
+    return this.createApiKey.execute(body, caller.keyId);
   }
 
   @Get()

@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ApiKeyRepository } from '#workflow/nest';
-import type { Principal } from './api-key-authenticator.js';
 import { generateApiKey } from './api-key-token.js';
 import type { CreateApiKeyBody } from './dto/api-key-requests.js';
 import { apiKeyView, type ApiKeyView } from './dto/api-key-views.js';
@@ -12,7 +11,8 @@ export class CreateApiKey {
 
   constructor(private readonly keys: ApiKeyRepository) {}
 
-  async execute(body: CreateApiKeyBody, caller: Principal): Promise<ApiKeyView & { key: string }> {
+  /** `createdBy`: the key that asked, or null for the operator's one-off command. */
+  async execute(body: CreateApiKeyBody, createdBy: string | null): Promise<ApiKeyView & { key: string }> {
     const { key, hash, prefix } = generateApiKey();
     const record = await this.keys.create({
       name: body.name,
@@ -21,7 +21,7 @@ export class CreateApiKey {
       scopes: body.scopes,
       workflows: body.workflows ?? null,
       expiresAt: body.expiresAt ?? null,
-      createdBy: caller.keyId,
+      createdBy,
     });
     this.logger.log({ apiKeyId: record.id, scopes: record.scopes, limited: record.workflows !== null }, 'API key created');
     return { ...apiKeyView(record), key };

@@ -3,9 +3,8 @@ import { parseArgs } from 'node:util';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ApiKeyRepository, ConfigError, ConfigModule, loadConfig, PersistenceModule } from '#workflow/nest';
-import { generateApiKey } from '../api-keys/api-key-token.js';
+import { CreateApiKey } from '../api-keys/create-api-key.js';
 import { createApiKeyBody } from '../api-keys/dto/api-key-requests.js';
-import { apiKeyView } from '../api-keys/dto/api-key-views.js';
 import { parseRequest } from '../common/zod-validation.js';
 
 const USAGE =
@@ -37,21 +36,15 @@ async function main(): Promise<void> {
   );
   const config = loadConfig();
 
-  @Module({ imports: [ConfigModule.forRoot(config), PersistenceModule.forRoot(config.mongoUrl)], providers: [ApiKeyRepository] })
+  @Module({
+    imports: [ConfigModule.forRoot(config), PersistenceModule.forRoot(config.mongoUrl)],
+    providers: [ApiKeyRepository, CreateApiKey],
+  })
   class CliModule {}
   const context = await NestFactory.createApplicationContext(CliModule, { logger: ['error'] });
   try {
-    const { key, hash, prefix } = generateApiKey();
-    const record = await context.get(ApiKeyRepository).create({
-      name: body.name,
-      hash,
-      prefix,
-      scopes: body.scopes,
-      workflows: body.workflows ?? null,
-      expiresAt: body.expiresAt ?? null,
-      createdBy: null,
-    });
-    process.stdout.write(`${JSON.stringify({ ...apiKeyView(record), key }, null, 2)}\n`);
+    const created = await context.get(CreateApiKey).execute(body, null);
+    process.stdout.write(`${JSON.stringify(created, null, 2)}\n`);
   } finally {
     await context.close();
   }
