@@ -143,14 +143,19 @@ describe('runs: cancel, idempotency, retry, wait, events', () => {
       name: 'events',
       nodes: [
         { id: 'start', type: 'start' },
+        // The stream connects after the 202; the gate keeps the fork (a ∥ b) after it has subscribed.
+        // A stream that subscribes between two parallel node.started events cannot see the first
+        // until its node finishes (node.started is not stored): see the closing note.
+        slowNode('gate', ts, 1, 300),
         slowNode('a', ts, 3, 250),
         slowNode('b', ts, 5, 250),
         { id: 'join', type: 'template', inputs: { text: { template: '{{a.text}} / {{b.text}}' } } },
         { id: 'end', type: 'end', inputs: { text: { ref: 'join.text' } } },
       ],
       edges: [
-        { source: 'start', target: 'a' },
-        { source: 'start', target: 'b' },
+        { source: 'start', target: 'gate' },
+        { source: 'gate', target: 'a' },
+        { source: 'gate', target: 'b' },
         { source: 'a', target: 'join' },
         { source: 'b', target: 'join' },
         { source: 'join', target: 'end' },
@@ -168,14 +173,14 @@ describe('runs: cancel, idempotency, retry, wait, events', () => {
       const finished = events.filter(
         (event): event is Extract<RunStreamEvent, { type: 'node.finished' }> => event.type === 'node.finished',
       );
-      expect(finished.map((event) => event.item.seq)).toEqual([1, 2, 3, 4, 5]);
-      expect(finished.map((event) => event.item.nodeId)).toEqual(['start', 'a', 'b', 'join', 'end']);
+      expect(finished.map((event) => event.item.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(finished.map((event) => event.item.nodeId)).toEqual(['start', 'gate', 'a', 'b', 'join', 'end']);
       for (const event of finished) {
         const startedAt = events.findIndex((other) => other.type === 'node.started' && other.nodeId === event.item.nodeId);
         expect(startedAt).toBeGreaterThan(0);
         expect(startedAt).toBeLessThan(events.indexOf(event));
       }
-      expect(events.filter((event) => event.type === 'node.started')).toHaveLength(5);
+      expect(events.filter((event) => event.type === 'node.started')).toHaveLength(6);
       expect(events.filter((event) => event.type === 'run.started')).toHaveLength(1);
     }
     const shape = (events: RunStreamEvent[]) =>
