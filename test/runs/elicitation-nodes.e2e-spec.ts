@@ -70,8 +70,8 @@ describe('runs: elicitation answered by the node', () => {
   it('refuses an elicitation policy it does not know, at save time, with its path', async () => {
     const toolsetId = await registerToolset(stack.apiUrl, session.url, 'greeter for validation');
     const res = await api<{ code: string; errors: Problem[] }>(stack.apiUrl, 'POST', '/workflows', {
-      name: 'pausing greeter',
-      nodes: [{ id: 'start', type: 'start' }, greeter(toolsetId, 'greet', 'pause')],
+      name: 'greeter with a policy of its own',
+      nodes: [{ id: 'start', type: 'start' }, greeter(toolsetId, 'greet', 'ask-a-friend')],
       edges: [{ source: 'start', target: 'greet' }],
     });
     expect(res.status).toBe(400);

@@ -300,6 +300,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/runs/{id}/input": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer the request for input a waiting run waits on (run.inputRequest); the run resumes
+         * @description An `accept` answer (the default action) carries `content`, checked against `inputRequest.requestedSchema`; `decline` and `cancel` carry none. The answer is stored sealed and never shown.
+         */
+        post: operations["Runs_input"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/runs/{id}/logs": {
         parameters: {
             query?: never;
@@ -648,7 +668,7 @@ export interface components {
             workflowId: string;
             version: number;
             /** @enum {string} */
-            status: "queued" | "running" | "succeeded" | "failed" | "canceled";
+            status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "canceled";
             inputs: {
                 [key: string]: unknown;
             };
@@ -680,6 +700,16 @@ export interface components {
              */
             source: "api" | "mcp";
             mcpServerId: string | null;
+            /** @description While waiting: what a tool asked for (answer with POST /runs/{id}/input), which node, since when */
+            inputRequest: {
+                nodeId: string;
+                message: string;
+                requestedSchema: {
+                    [key: string]: unknown;
+                } | boolean;
+                /** Format: date-time */
+                requestedAt: string;
+            } | null;
         };
         LogItem: {
             seq: number;
@@ -687,7 +717,7 @@ export interface components {
             type: string;
             name: string | null;
             /** @enum {string} */
-            status: "succeeded" | "failed" | "skipped" | "canceled";
+            status: "succeeded" | "failed" | "skipped" | "canceled" | "waiting";
             attempt: number;
             /** Format: date-time */
             startedAt: string;
@@ -2595,7 +2625,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 workflowId?: string;
-                status?: "queued" | "running" | "succeeded" | "failed" | "canceled";
+                status?: "queued" | "running" | "waiting" | "succeeded" | "failed" | "canceled";
                 triggeredBy?: string;
             };
             header?: never;
@@ -2879,7 +2909,8 @@ export interface operations {
             /**
              * @description Server-Sent Events: what already happened is replayed, then live events until the run ends.
              *     Each event is `event: <type>` with a JSON `data` line: `run.started` {runId, at, run}, `node.started` {runId, at, nodeId, type, attempt},
-             *     `node.finished` {runId, at, item: LogItem}, `run.finished` {runId, at, run: Run}.
+             *     `node.finished` {runId, at, item: LogItem}, `run.waiting` {runId, at, run: Run} (the run paused for input: `run.inputRequest`
+             *     says what; the stream stays open), `run.finished` {runId, at, run: Run}.
              */
             200: {
                 headers: {
@@ -2900,6 +2931,127 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    Runs_input: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default accept
+                     * @enum {string}
+                     */
+                    action?: "accept" | "decline" | "cancel";
+                    content?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Answered: the run is queued again and resumes */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Run"];
+                };
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 409;
+                        /** @enum {string} */
+                        code: "RUN_NOT_WAITING";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 413;
+                        /** @enum {string} */
+                        code: "BODY_TOO_LARGE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;

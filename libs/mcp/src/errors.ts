@@ -2,7 +2,7 @@
  * Errors of libs/mcp are values with a code, so callers (the REST API, the run engine) map them
  * to HTTP statuses and node outcomes without parsing messages.
  */
-import type { ConnectAttempt } from './types.js';
+import type { ConnectAttempt, PendingInput } from './types.js';
 
 export const McpErrorCode = {
   UNREACHABLE: 'MCP_UNREACHABLE',
@@ -12,6 +12,8 @@ export const McpErrorCode = {
   CANCELED: 'MCP_CANCELED',
   TOOL_ERROR: 'MCP_TOOL_ERROR',
   INPUT_INVALID: 'MCP_INPUT_INVALID',
+  /** The tool asked for input and the caller's answerer deferred it: `pendingInput` says what and how to resume. */
+  INPUT_REQUIRED: 'MCP_INPUT_REQUIRED',
 } as const;
 
 export type McpErrorCode = (typeof McpErrorCode)[keyof typeof McpErrorCode];
@@ -32,6 +34,8 @@ export interface McpErrorDetails {
   status?: number;
   /** MCP_INPUT_INVALID: every argument problem. */
   errors?: ArgumentError[];
+  /** MCP_INPUT_REQUIRED: the request left unanswered. */
+  pendingInput?: PendingInput;
 }
 
 export class McpError extends Error {
@@ -40,6 +44,7 @@ export class McpError extends Error {
   readonly attempts?: ConnectAttempt[];
   readonly status?: number;
   readonly errors?: ArgumentError[];
+  readonly pendingInput?: PendingInput;
 
   constructor(
     readonly code: McpErrorCode,
@@ -51,6 +56,7 @@ export class McpError extends Error {
     if (details.attempts) this.attempts = details.attempts;
     if (details.status !== undefined) this.status = details.status;
     if (details.errors) this.errors = details.errors;
+    if (details.pendingInput) this.pendingInput = details.pendingInput;
   }
 }
 

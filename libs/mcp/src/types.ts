@@ -81,9 +81,10 @@ export interface ConnectOptions {
   /**
    * Answers a server's request for input mid-call: a 2025-11-25 `elicitation/create` request, or an
    * elicitation inside a 2026-07-28 `input_required` result (the call is then retried with the
-   * answer). Without it the client declares no elicitation capability.
+   * answer). Without it the client declares no elicitation capability. Answering with a deferral
+   * (`{defer: true}`) ends the call with MCP_INPUT_REQUIRED instead (see `PendingInput`).
    */
-  onElicitation?: (request: ElicitationRequest) => Promise<ElicitationAnswer>;
+  onElicitation?: (request: ElicitationRequest) => Promise<ElicitationAnswer | ElicitationDeferral>;
   /**
    * Called when the server sends `notifications/tools/list_changed` on this connection (any of its
    * sessions): the caller decides what to do (e.g. take a new snapshot). Must not throw.
@@ -101,6 +102,32 @@ export interface ElicitationAnswer {
   action: 'accept' | 'decline' | 'cancel';
   /** With `accept`: the values, shaped by `requestedSchema`. */
   content?: Record<string, unknown>;
+}
+
+/**
+ * An answerer's way of leaving a request for later (a run that pauses for a person): the call ends
+ * with MCP_INPUT_REQUIRED, whose `pendingInput` says what was asked, and nothing is held open.
+ */
+export interface ElicitationDeferral {
+  defer: true;
+}
+
+/** What a deferred call asked for, and how to send it again once answered. */
+export interface PendingInput {
+  request: ElicitationRequest;
+  /**
+   * A 2026-07-28 `input_required` round: the answer goes into `inputResponses[key]` beside the
+   * round's other answers, with `requestState` echoed, when the call is sent again. Absent for a
+   * 2025-11-25 `elicitation/create`: that call was abandoned (the server saw it canceled), and is
+   * sent afresh, the same question then answered at once.
+   */
+  resume?: { key: string; requestState?: string; answered: Record<string, ElicitationAnswer> };
+}
+
+/** Answers to a 2026-07-28 call's `input_required`, sent with the call (`inputResponses`, `requestState`). */
+export interface InputResponses {
+  responses: Record<string, ElicitationAnswer>;
+  requestState?: string;
 }
 
 /** One way a connect was tried: a transport, and the revision when it was the stateless 2026-07-28 one. */
@@ -169,6 +196,8 @@ export interface CallToolOptions {
    * answer differently.
    */
   onElicitation?: ConnectOptions['onElicitation'];
+  /** Sends the call as the retry of an `input_required` round (2026-07-28 servers only; others ignore it). */
+  inputResponses?: InputResponses;
 }
 
 export interface ListToolsOptions {

@@ -59,6 +59,7 @@ export * from './persistence/provider.repository.js';
 // Workflows and runs: stored definitions and versions, runs, node executions (the MongoDB RunStore)
 export * from './persistence/workflow.schema.js';
 export * from './persistence/run.schema.js';
+export * from './persistence/run-input.js';
 export * from './persistence/node-execution.schema.js';
 export * from './persistence/run-session.schema.js';
 export {
@@ -67,7 +68,7 @@ export {
   type StoredWorkflowVersion,
   type WorkflowReferences,
 } from './persistence/workflow.repository.js';
-export { RunRepository, type NewRun, type InsertRunResult, type RunCompletion } from './persistence/run.repository.js';
+export { RunRepository, type NewRun, type InsertRunResult, type RunCompletion, type RunPause } from './persistence/run.repository.js';
 export { RunSessionRepository } from './persistence/run-session.repository.js';
 export { NodeExecutionRepository, toExecutionRecord, type LoggedExecutionDoc } from './persistence/node-execution.repository.js';
 export {
@@ -85,7 +86,7 @@ export {
   type NewMcpServer,
   type McpServerChanges,
 } from './persistence/mcp-server.repository.js';
-export { toRunView, toLogItem, type RunView, type LogItem } from './persistence/run-views.js';
+export { toRunView, toLogItem, type RunView, type LogItem, type InputRequestView } from './persistence/run-views.js';
 export { NODE_REGISTRY, ENGINE_EXTRAS, NodeRegistryModule } from './runtime/node-registry.module.js';
 
 // API keys: stored hashed (the API's auth guard and key management read them here)

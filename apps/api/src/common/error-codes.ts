@@ -18,6 +18,7 @@ export const HTTP_STATUS_BY_CODE = {
   WORKFLOW_PUBLISHED: 409,
   RUN_FINISHED: 409,
   RUN_NOT_FINISHED: 409,
+  RUN_NOT_WAITING: 409,
   IDEMPOTENCY_KEY_REUSED: 409,
   BODY_TOO_LARGE: 413,
   RATE_LIMITED: 429,
@@ -29,6 +30,8 @@ export const HTTP_STATUS_BY_CODE = {
   MCP_AUTH_FAILED: 422,
   MCP_PROTOCOL_ERROR: 422,
   MCP_TIMEOUT: 422,
+  // A tool asked for input that an ad-hoc call cannot give (runs pause for it instead).
+  MCP_INPUT_REQUIRED: 422,
   // Not the caller's doing: a canceled call or a tool's own error reaching the API is a fault.
   MCP_CANCELED: 500,
   MCP_TOOL_ERROR: 500,

@@ -53,6 +53,12 @@ export class CancelRun {
     }
     const current = await this.runs.findById(runId);
     if (!current) throw new NotFoundError('Run', runId);
+    const waiting = current.status === 'waiting' ? await this.runs.cancelWaiting(runId) : undefined;
+    if (waiting) {
+      const run = toRunView(waiting);
+      await this.hub.publish({ type: 'run.finished', runId, at: run.finishedAt ?? new Date().toISOString(), run });
+      return { statusCode: 200, run };
+    }
     if (current.status === 'canceled') return { statusCode: 200, run: toRunView(current) };
     throw new ConflictError('RUN_FINISHED', `run ${runId} already ${current.status}`);
   }

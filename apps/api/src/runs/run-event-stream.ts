@@ -23,6 +23,8 @@ export class RunEventStream {
   private lastSeq = 0;
   private claim = 0;
   private ended = false;
+  /** `requestedAt` of the last request for input announced (run.waiting), once per pause. */
+  private waitingSent?: string;
   /** Start times of node.started events sent, by node. */
   private readonly startsSent = new Map<string, number[]>();
   /** Time spans of executions sent, by node: a late live node.started inside one is stale. */
@@ -96,8 +98,9 @@ export class RunEventStream {
         this.sendFinished(seq, nodeId, startedAt, finishedAt, event);
         return;
       }
+      case 'run.waiting':
       case 'run.finished':
-        // Anything still missing is read from MongoDB, which holds the terminal state by now.
+        // Anything still missing is read from MongoDB, which holds the waiting or terminal state by now.
         return this.catchUp(false);
     }
   }
@@ -142,6 +145,11 @@ export class RunEventStream {
     // Replay orders by time (parallel branches interleave as they ran); catch-up keeps seq order.
     if (replaying) events.sort((a, b) => a.at - b.at || a.rank - b.rank);
     for (const event of events) event.send();
+    const view = run.status === 'waiting' ? toRunView(run) : undefined;
+    if (view?.inputRequest && view.inputRequest.requestedAt !== this.waitingSent) {
+      this.waitingSent = view.inputRequest.requestedAt;
+      this.write({ type: 'run.waiting', runId: this.runId, at: view.inputRequest.requestedAt, run: view });
+    }
     if (isTerminal(run)) {
       this.write({ type: 'run.finished', runId: this.runId, at: (run.finishedAt ?? new Date()).toISOString(), run: toRunView(run) });
       this.end();

@@ -12,7 +12,12 @@ export interface RunWatch {
 }
 
 export function isTerminal(run: Pick<RunView, 'status'> | undefined): boolean {
-  return run !== undefined && run.status !== 'queued' && run.status !== 'running';
+  return run !== undefined && run.status !== 'queued' && run.status !== 'running' && run.status !== 'waiting';
+}
+
+/** Finished, or waiting for input (which may take days): nothing more happens until someone acts. */
+export function isSettled(run: Pick<RunView, 'status'> | undefined): boolean {
+  return run?.status === 'waiting' || isTerminal(run);
 }
 
 /**
@@ -32,7 +37,7 @@ export class RunWaiter {
     let wake: () => void = () => undefined;
     const unsubscribe = await this.hub.subscribe(runId, (event) => {
       onEvent?.(event);
-      if (event.type !== 'run.finished') return;
+      if (event.type !== 'run.finished' && event.type !== 'run.waiting') return;
       finished = event.run;
       wake();
     });
@@ -46,7 +51,7 @@ export class RunWaiter {
       for (;;) {
         if (finished) return finished;
         const remaining = deadline - Date.now();
-        if (!latest || isTerminal(latest) || remaining <= 0) return latest;
+        if (!latest || isSettled(latest) || remaining <= 0) return latest;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, Math.min(POLL_MS, remaining));
           wake = () => {

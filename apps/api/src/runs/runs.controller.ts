@@ -5,15 +5,18 @@ import type { Principal } from '../api-keys/api-key-authenticator.js';
 import { pageQuerySchema, type PageQuery } from '../common/pagination.js';
 import { RequestHeader } from '../common/request-header.js';
 import { ZodPipe } from '../common/zod-validation.js';
+import { AnswerRunInput } from './answer-run-input.js';
 import { CancelRun } from './cancel-run.js';
 import { DeleteRun } from './delete-run.js';
 import {
   idempotencyKeySchema,
   logPageQuerySchema,
+  runInputBodySchema,
   runListQuerySchema,
   startRunBodySchema,
   waitQuerySchema,
   type LogPageQuery,
+  type RunInputBody,
   type RunListQuery,
   type StartRunBody,
 } from './dto/run-requests.js';
@@ -43,6 +46,7 @@ export class RunsController {
     private readonly cancelRun: CancelRun,
     private readonly streamRunEvents: StreamRunEvents,
     private readonly deleteRun: DeleteRun,
+    private readonly answerRunInput: AnswerRunInput,
   ) {}
 
   @Post('workflows/:id/runs')
@@ -112,6 +116,15 @@ export class RunsController {
     const { statusCode, run } = await this.cancelRun.execute(id);
     res.status(statusCode);
     return run;
+  }
+
+  @Post('runs/:id/input')
+  @ApiRoute(runRoutes.input)
+  @RequireScope('run')
+  @WorkflowScoped({ runParam: 'id' })
+  @HttpCode(202)
+  input(@Param('id') id: string, @Body(new ZodPipe(runInputBodySchema)) body: RunInputBody) {
+    return this.answerRunInput.execute(id, body);
   }
 
   @Post('runs/:id/retry')

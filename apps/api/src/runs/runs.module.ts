@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RunQueueProducer, WorkflowStoreModule } from '#workflow/nest';
+import { AnswerRunInput } from './answer-run-input.js';
 import { CancelRun } from './cancel-run.js';
 import { DeleteRun } from './delete-run.js';
 import { FindRuns } from './find-runs.js';
@@ -14,7 +15,19 @@ import { StreamRunEvents } from './stream-run-events.js';
 @Module({
   imports: [WorkflowStoreModule],
   controllers: [RunsController],
-  providers: [RunQueueProducer, RunEventsHub, RunWaiter, RunAdmission, StartRun, RetryRun, FindRuns, CancelRun, StreamRunEvents, DeleteRun],
+  providers: [
+    RunQueueProducer,
+    RunEventsHub,
+    RunWaiter,
+    RunAdmission,
+    StartRun,
+    RetryRun,
+    FindRuns,
+    CancelRun,
+    StreamRunEvents,
+    DeleteRun,
+    AnswerRunInput,
+  ],
   exports: [RunAdmission, CancelRun],
 })
 export class RunsModule {}

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageQuerySchema } from '../common/pagination.js';
 import { idParams, pageOf, type RouteDescription } from '../openapi/api-route.js';
 import { idempotencyHeaders, logItemSchema, replayedHeader, runSchema } from './dto/run-responses.js';
-import { logPageQuerySchema, runListQuerySchema, startRunBodySchema, waitQuerySchema } from './dto/run-requests.js';
+import { logPageQuerySchema, runInputBodySchema, runListQuerySchema, startRunBodySchema, waitQuerySchema } from './dto/run-requests.js';
 
 /** How the run routes describe themselves in the OpenAPI document (`@ApiRoute(runRoutes.x)`). */
 
@@ -11,7 +11,8 @@ const finished = { description: 'The run finished within ?wait', schema: runSche
 
 const EVENTS = `Server-Sent Events: what already happened is replayed, then live events until the run ends.
 Each event is \`event: <type>\` with a JSON \`data\` line: \`run.started\` {runId, at, run}, \`node.started\` {runId, at, nodeId, type, attempt},
-\`node.finished\` {runId, at, item: LogItem}, \`run.finished\` {runId, at, run: Run}.`;
+\`node.finished\` {runId, at, item: LogItem}, \`run.waiting\` {runId, at, run: Run} (the run paused for input: \`run.inputRequest\`
+says what; the stream stays open), \`run.finished\` {runId, at, run: Run}.`;
 
 export const runRoutes = {
   start: {
@@ -63,6 +64,15 @@ export const runRoutes = {
       202: { description: 'The cancel is on its way to the worker', schema: runSchema },
     },
     errors: { 404: ['NOT_FOUND'], 409: ['RUN_FINISHED'] },
+  },
+  input: {
+    summary: 'Answer the request for input a waiting run waits on (run.inputRequest); the run resumes',
+    description:
+      'An `accept` answer (the default action) carries `content`, checked against `inputRequest.requestedSchema`; `decline` and `cancel` carry none. The answer is stored sealed and never shown.',
+    params: idParams,
+    body: runInputBodySchema,
+    responses: { 202: { description: 'Answered: the run is queued again and resumes', schema: runSchema } },
+    errors: { 400: ['VALIDATION_FAILED'], 404: ['NOT_FOUND'], 409: ['RUN_NOT_WAITING'] },
   },
   retry: {
     summary: 'Start a new run with the same inputs as a finished one',

@@ -50,12 +50,17 @@ function attemptOf(attempt: ConnectAttempt | undefined): Pick<ConnectionProblem,
 
 /** `items[0]["a b"].name` (libs/mcp's argument paths) → `/arguments/items/0/a b/name`. */
 export function argumentPointer(path: string): string {
+  return dottedPathPointer('arguments', path);
+}
+
+/** A libs/mcp dotted path under `root` as a JSON pointer: (`content`, `a.b[0]`) → `/content/a/b/0`. */
+export function dottedPathPointer(root: string, path: string): string {
   const segments: string[] = [];
   const token = /\.?([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/gy;
   for (let match = token.exec(path); match; match = token.exec(path)) {
     segments.push(match[1] ?? match[2] ?? (JSON.parse(match[3]) as string));
   }
-  return pointer(['arguments', ...segments]);
+  return pointer([root, ...segments]);
 }
 
 export function invalidArguments(errors: ArgumentError[], message = 'The tool arguments are invalid'): InvalidRequestError {

@@ -52,6 +52,12 @@ export class RunEventsPublisher implements OnApplicationShutdown {
     this.publish({ type: 'run.finished', runId: view.id, at: view.finishedAt ?? new Date().toISOString(), run: view });
   }
 
+  /** Once MongoDB holds the run `waiting` with its request. */
+  runWaiting(run: RunDoc): void {
+    const view = toRunView(run);
+    this.publish({ type: 'run.waiting', runId: view.id, at: view.inputRequest?.requestedAt ?? new Date().toISOString(), run: view });
+  }
+
   onApplicationShutdown(): void {
     this.redis.disconnect();
   }

@@ -11,6 +11,7 @@ import {
 } from '#workflow';
 import {
   APP_CONFIG,
+  deadlineStartOf,
   ENGINE_EXTRAS,
   MAX_RUN_CLAIMS,
   NODE_REGISTRY,
@@ -136,11 +137,30 @@ export class RunExecutor {
       store: run.claims === 1 ? firstClaimStore(this.executions) : this.executions,
       limits: this.limits,
       signal: handle.signal,
-      startedAt: (run.startedAt ?? run.createdAt).getTime(),
+      startedAt: deadlineStartOf(run).getTime(),
       onEvent: (event) => this.publisher.engineEvent(event, run.claims),
       redact: await createRedactor(version, catalog),
     });
-    return this.settle(run, lease, handle, outcome, prepared.close());
+    const { status } = outcome;
+    const handedOver = handle.cause === 'lease-lost' || handle.cause === 'shutdown';
+    if (status === 'waiting' && !handedOver) return this.pause(run, lease, outcome, prepared);
+    return this.settle(run, lease, handle, { ...outcome, status: status === 'waiting' ? 'canceled' : status }, prepared.close());
+  }
+
+  /** running → waiting: the pool closed (nothing is held open), the request and the answers so far stored. */
+  private async pause(run: RunDoc, lease: string, outcome: RunOutcome, prepared: PreparedRun): Promise<ExecutionResult> {
+    const closing = prepared.close();
+    const plan = await prepared.input.pauseOn(outcome.waitingNodes ?? [], new Date());
+    if (!plan) {
+      await closing;
+      return this.fail(run, lease, { code: ENGINE_ERROR_CODES.runWorkerFailed, message: 'a node waited for input the worker did not see' });
+    }
+    const { nodesExecuted, nodesSkipped, nodesFailed } = outcome.stats;
+    const paused = await this.runs.pause(run, lease, { ...plan, stats: { nodesExecuted, nodesSkipped, nodesFailed } }, closing);
+    if (!paused) return 'lost';
+    this.publisher.runWaiting(paused);
+    this.logger.log({ runId: String(run._id), nodeId: plan.inputRequest.nodeId, claim: run.claims }, 'run waiting for input');
+    return 'finished';
   }
 
   /** `closing`: the pool's close, done before any write (the terminal write's lease check may overlap it). */
@@ -148,7 +168,7 @@ export class RunExecutor {
     run: RunDoc,
     lease: string,
     handle: RunHandle,
-    outcome: RunOutcome,
+    outcome: RunOutcome & { status: RunCompletion['status'] },
     closing: Promise<void>,
   ): Promise<ExecutionResult> {
     if (handle.cause === 'lease-lost' || handle.cause === 'shutdown') {

@@ -4,7 +4,9 @@ import { toolsetsToConnectAhead, type NodeRegistry, type WorkflowDefinition } fr
 import {
   APP_CONFIG,
   NODE_REGISTRY,
+  openInputState,
   SECRET_BOX,
+  sealInputState,
   ToolCallRepository,
   ToolsetRefreshRequests,
   ToolsetSnapshots,
@@ -14,6 +16,7 @@ import {
   type RunDoc,
   type SecretBox,
 } from '#workflow/nest';
+import { RunInput } from './run-input.js';
 import { RunSessions, type SessionRecorder } from './run-sessions.js';
 import { PooledToolInvoker, RunToolsets, type CallOutcome } from './run-tools.js';
 import { SharedStdioServers } from './shared-stdio-servers.js';
@@ -41,6 +44,8 @@ export class PreparedRun {
     readonly invoker: PooledToolInvoker,
     private readonly recorder: SessionRecorder,
     registry: NodeRegistry,
+    /** Answers for `pause` nodes, and the requests deferred during this claim. */
+    readonly input: RunInput,
   ) {
     this.definition = definition;
     // Failures surface where the executor awaits the definition or a node calls its tool.
@@ -99,6 +104,10 @@ export class RunPreparer {
         run?.secretInputs ? (JSON.parse(this.box.open(run.secretInputs)) as Record<string, unknown>) : {},
       ));
     const toolsets = new RunToolsets(this.snapshots, this.targets, secretInputs);
+    const input = new RunInput(
+      async () => openInputState(this.box, (await taken)?.inputState),
+      (state) => sealInputState(this.box, state),
+    );
     const recorder = this.sessions.recorder(runId, toolsets);
     const onSessionOpened = async (session: PooledSession): Promise<void> => {
       // A session opened ahead of the claim is refused (the pool closes it) if the run is not ours.
@@ -121,8 +130,8 @@ export class RunPreparer {
     // Usage is a by-product: written without holding the run up, and a failed write never fails it.
     const notRecorded = (error: unknown) => this.logger.warn({ err: error, runId: String(runId) }, 'tool call not recorded for usage');
     const onCall = calls && ((call: CallOutcome) => void calls.record({ ...call, source: 'run', runId: String(runId) }).catch(notRecorded));
-    const invoker = new PooledToolInvoker(pool, recorder.targets, toolsets, this.config.limits.callTimeoutMs, shared, onCall);
+    const invoker = new PooledToolInvoker(pool, recorder.targets, toolsets, this.config.limits.callTimeoutMs, shared, onCall, input);
     const definition = this.workflows.findVersion(plan.workflowId, plan.version).then((version) => version?.definition);
-    return new PreparedRun(plan, definition, toolsets, pool, invoker, recorder, this.registry);
+    return new PreparedRun(plan, definition, toolsets, pool, invoker, recorder, this.registry, input);
   }
 }

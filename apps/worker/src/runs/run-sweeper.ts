@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ENGINE_ERROR_CODES, type EngineErrorCode } from '#workflow';
-import { APP_CONFIG, RunQueueProducer, RunRepository, type AppConfig, type RunDoc } from '#workflow/nest';
+import { APP_CONFIG, deadlineStartOf, RunQueueProducer, RunRepository, type AppConfig, type RunDoc } from '#workflow/nest';
 import { ActiveRuns } from './active-runs.js';
 import { RunEventsPublisher } from './run-events-publisher.js';
 import { RunSessions } from './run-sessions.js';
@@ -64,7 +64,7 @@ export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown
     const state = await this.queue.jobState(runId);
     if (state === 'live') return this.runs.confirm(run._id);
     if (state === 'failed') return this.fail(run, ENGINE_ERROR_CODES.runWorkerFailed, 'the run’s job failed and will not be retried');
-    const deadline = (run.startedAt ?? run.createdAt).getTime() + this.config.limits.runDeadlineMs;
+    const deadline = deadlineStartOf(run).getTime() + this.config.limits.runDeadlineMs;
     if (Date.now() > deadline)
       return this.fail(
         run,

@@ -1,5 +1,7 @@
 import {
   defaultsOf,
+  isMcpError,
+  McpErrorCode,
   poolKey,
   type AcquiredConnection,
   type ElicitationAnswer,
@@ -8,6 +10,7 @@ import {
   type McpTarget,
 } from '#mcp';
 import { PromiseMemo } from './promise-memo.js';
+import type { RunInput } from './run-input.js';
 import {
   ENGINE_ERROR_CODES,
   EngineError,
@@ -106,14 +109,14 @@ export class RunToolsets implements ToolCatalog, TargetSource {
   }
 }
 
-/** The node's policy as an elicitation answerer; what was asked and answered is kept for the run log. */
+/** The node's policy as an elicitation answerer; what was asked and answered is kept for the run log. `pause` without a run to pause declines. */
 export function answerElicitation(
   policy: ElicitationPolicy,
   seen: ElicitationRecord[],
 ): (request: ElicitationRequest) => Promise<ElicitationAnswer> {
   return async ({ message, requestedSchema }) => {
     const answer: ElicitationAnswer =
-      policy === 'decline'
+      policy === 'decline' || policy === 'pause'
         ? { action: 'decline' }
         : { action: 'accept', content: policy === 'defaults' ? defaultsOf(requestedSchema) : policy.answer };
     seen.push({ message, action: answer.action });
@@ -140,6 +143,8 @@ export class PooledToolInvoker implements ToolInvoker {
     private readonly shared?: SharedServers,
     /** Told of every call sent (not of one refused before sending), for usage; must not throw. */
     private readonly onCall?: (call: CallOutcome) => void,
+    /** The run's answers for `pause` nodes, and where their deferred requests go. */
+    private readonly input?: RunInput,
   ) {}
 
   async callTool(request: ToolCallRequest): Promise<ToolCallResult> {
@@ -169,19 +174,29 @@ export class PooledToolInvoker implements ToolInvoker {
         ...(errorCode && { errorCode }),
       });
     const elicitations: ElicitationRecord[] = [];
+    const { nodeId } = request;
+    const paused = request.elicitation === 'pause' && nodeId !== undefined ? await this.input?.forCall(nodeId, elicitations) : undefined;
     let result: Awaited<ReturnType<typeof connection.callTool>>;
     try {
       result = await connection.callTool(request.tool, request.arguments, {
         signal: request.signal,
         timeoutMs,
-        onElicitation: answerElicitation(request.elicitation ?? 'decline', elicitations),
+        onElicitation: paused?.answerer ?? answerElicitation(request.elicitation ?? 'decline', elicitations),
+        ...(paused?.inputResponses && { inputResponses: paused.inputResponses }),
         ...(descriptor && { inputSchema: descriptor.inputSchema }),
         ...(descriptor?.outputSchema !== undefined && { outputSchema: descriptor.outputSchema }),
       });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (code !== 'MCP_INPUT_INVALID') outcome(typeof code === 'string' ? code : 'MCP_ERROR');
-      throw error;
+      if (!paused || nodeId === undefined || !isMcpError(error, McpErrorCode.INPUT_REQUIRED) || !error.pendingInput) throw error;
+      // The node waits: the request goes into its log and onto the run; the call is resumed later.
+      this.input?.noteDeferred(nodeId, error.pendingInput);
+      const { toolsetId, tool } = request;
+      const details = { toolsetId, tool, transport: connection.transport, inputRequest: error.pendingInput.request };
+      throw new EngineError(ENGINE_ERROR_CODES.inputRequired, error.message, {
+        details: { ...details, ...(elicitations.length > 0 && { elicitations }) },
+      });
     }
     outcome(result.isError ? 'MCP_TOOL_ERROR' : undefined);
     return {

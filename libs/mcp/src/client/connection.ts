@@ -26,7 +26,8 @@ import { toMcpError, wasNotDelivered } from './classify.js';
 import { attemptOf, connectDeadline, openResolved, openWithRetry } from './open.js';
 import type { Session, SessionEvents } from './session.js';
 import { listAllTools } from './tool-snapshot.js';
-import { withCallElicitation } from './elicitation-scope.js';
+import { CallElicitation, withCallElicitation } from './elicitation-scope.js';
+import { callInRounds } from './input-rounds.js';
 import { checkStructuredContent, LenientCallToolResult, normalizeResult } from './tool-result.js';
 
 const LIST_TIMEOUT_MS = 60_000;
@@ -96,16 +97,27 @@ export class Connection implements McpConnection {
         throw new McpError(McpErrorCode.INPUT_INVALID, `invalid arguments for tool "${name}": ${summary}`, { errors: check.errors });
       }
     }
-    const result = await withCallElicitation(options.onElicitation, () =>
-      this.request(`tool "${name}"`, options, async (session, requestOptions) => {
-        const raw = await session.client.request(
-          { method: 'tools/call', params: { name, arguments: args } },
-          LenientCallToolResult,
-          requestOptions,
-        );
-        return normalizeResult(raw);
-      }),
-    );
+    const answerer = options.onElicitation ?? this.options.onElicitation;
+    const elicitation = new CallElicitation(answerer, `tool "${name}"`);
+    const signal = options.signal ? AbortSignal.any([options.signal, elicitation.signal]) : elicitation.signal;
+    let result: NormalizedToolResult;
+    try {
+      result = await withCallElicitation(elicitation.sdkAnswerer, () =>
+        this.request(`tool "${name}"`, { ...options, signal }, async (session, requestOptions) => {
+          if (session.stateless) {
+            return normalizeResult(await callInRounds(session, name, args, answerer, options.inputResponses, requestOptions));
+          }
+          const raw = await session.client.request(
+            { method: 'tools/call', params: { name, arguments: args } },
+            LenientCallToolResult,
+            requestOptions,
+          );
+          return normalizeResult(raw);
+        }),
+      );
+    } catch (error) {
+      throw elicitation.deferred ?? error;
+    }
     checkStructuredContent(name, result, options.outputSchema ?? known?.outputSchema);
     return result;
   }

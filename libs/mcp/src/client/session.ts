@@ -54,6 +54,8 @@ export interface WireRequestOptions {
   resetTimeoutOnProgress?: boolean;
   maxTotalTimeout?: number;
   onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** SDK v2 only: an `input_required` result is handed back instead of answered by the SDK. */
+  allowInputRequired?: boolean;
 }
 
 export interface Session {

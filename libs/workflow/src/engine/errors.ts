@@ -12,6 +12,8 @@ export const ENGINE_ERROR_CODES = {
   runWorkerFailed: 'RUN_WORKER_FAILED',
   workflowVersionNotFound: 'WORKFLOW_VERSION_NOT_FOUND',
   runCanceled: 'RUN_CANCELED',
+  /** A tool asked for input and its node pauses the run for it (`elicitation: "pause"`): the node waits, it did not fail. */
+  inputRequired: 'INPUT_REQUIRED',
   maxNodeExecutions: 'MAX_NODE_EXECUTIONS',
   mcpToolError: 'MCP_TOOL_ERROR',
   unknownNodeType: 'UNKNOWN_NODE_TYPE',

@@ -36,7 +36,7 @@ export type NodeExecutionOutcome =
   (AttemptFacts & { status: 'succeeded'; result: NodeResult }) | (AttemptFacts & { status: 'failed' | 'canceled'; error: EngineError });
 
 /** Failures that another attempt cannot change. */
-const NOT_RETRYABLE = new Set<string>([ENGINE_ERROR_CODES.nodeInputInvalid]);
+const NOT_RETRYABLE = new Set<string>([ENGINE_ERROR_CODES.nodeInputInvalid, ENGINE_ERROR_CODES.inputRequired]);
 
 const noop = (): void => undefined;
 

@@ -1,6 +1,7 @@
 import type { ExecutionRecord } from './run-store.js';
 
-export type RunStatus = 'succeeded' | 'failed' | 'canceled';
+/** `waiting`: nothing more could run while some node waits for input; the host stores it and resumes the run later. */
+export type RunStatus = 'succeeded' | 'failed' | 'canceled' | 'waiting';
 
 export interface RunError {
   code: string;
@@ -25,6 +26,8 @@ export interface RunOutcome {
   outputs: Record<string, unknown>;
   error?: RunError;
   stats: RunStats;
+  /** With `waiting`: the nodes that wait for input, in the order they paused. */
+  waitingNodes?: string[];
 }
 
 /** Emitted as the run progresses; the host turns them into SSE. `at` is epoch ms. */

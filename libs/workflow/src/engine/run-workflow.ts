@@ -44,6 +44,8 @@ class WorkflowRun {
   private rejectRunStopped: (reason: unknown) => void = () => undefined;
   private readonly runStopped = new Promise<never>((_resolve, reject) => (this.rejectRunStopped = reject));
   private readonly endOutputs: Record<string, unknown> = {};
+  /** Nodes that paused for input: their branches stop there, the rest of the run goes on. */
+  private readonly waiting: string[] = [];
   private readonly stats = { nodesExecuted: 0, nodesSkipped: 0, nodesFailed: 0 };
   private readonly beganAt: number;
   private runError?: RunError;
@@ -210,6 +212,11 @@ class WorkflowRun {
     }
     const { error } = outcome;
     const failure = { attempt, startedAt, inputs, outputs: {}, error, details: error.details };
+    if (outcome.status === 'failed' && error.code === ENGINE_ERROR_CODES.inputRequired) {
+      this.waiting.push(node.id);
+      await this.persist(node, finishedAt, { ...failure, status: 'waiting', activeHandles: [] });
+      return;
+    }
     if (outcome.status === 'canceled') {
       await this.persist(node, finishedAt, { ...failure, status: 'canceled', activeHandles: [] });
       return;
@@ -251,9 +258,10 @@ class WorkflowRun {
 
   private finish(error: RunError | undefined): RunOutcome {
     const { clock } = this.options.services;
-    const status = !error ? 'succeeded' : this.canceledByHost ? 'canceled' : 'failed';
+    const status = error ? (this.canceledByHost ? 'canceled' : 'failed') : this.waiting.length > 0 ? 'waiting' : 'succeeded';
     const outcome: RunOutcome = { status, outputs: this.endOutputs, stats: { ...this.stats, durationMs: clock.now() - this.beganAt } };
     if (error) outcome.error = error;
+    if (status === 'waiting') outcome.waitingNodes = [...this.waiting];
     this.emit({ type: 'run.finished', runId: this.options.runId, at: clock.now(), outcome });
     return outcome;
   }

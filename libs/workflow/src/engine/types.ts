@@ -76,9 +76,16 @@ export interface ToolCatalog {
 
 /**
  * How an mcpTool node answers a tool that asks for input mid-call (elicitation / input_required):
- * with fixed values, with the requested schema's defaults, or by declining (the default).
+ * with fixed values, with the requested schema's defaults, by declining (the default), or by
+ * pausing the run until someone answers through the API (`pause`).
  */
-export type ElicitationPolicy = { answer: Record<string, unknown> } | 'defaults' | 'decline';
+export type ElicitationPolicy = { answer: Record<string, unknown> } | 'defaults' | 'decline' | 'pause';
+
+/** A request for input a paused node waits on: what the tool asked (`INPUT_REQUIRED` error details carry it). */
+export interface InputRequest {
+  message: string;
+  requestedSchema: JsonSchema;
+}
 
 /** One request for input a call met, and how it was answered (for the run log). */
 export interface ElicitationRecord {
@@ -95,6 +102,8 @@ export interface ToolCallRequest {
   /** The node's retry policy (or the tool's idempotentHint) allows resending a sent call. */
   mayRepeat?: boolean;
   elicitation?: ElicitationPolicy;
+  /** The calling node (a paused node's answers are kept by node). */
+  nodeId?: string;
 }
 
 export interface ToolCallResult {
@@ -119,7 +128,8 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-export type NodeStatus = 'succeeded' | 'failed' | 'skipped' | 'canceled';
+/** `waiting`: the node paused the run for input (its call ended `INPUT_REQUIRED`); it executes again on resume. */
+export type NodeStatus = 'succeeded' | 'failed' | 'skipped' | 'canceled' | 'waiting';
 
 export interface NodeErrorInfo {
   code: string;

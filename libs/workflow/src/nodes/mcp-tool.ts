@@ -23,7 +23,7 @@ function readToolRef(node: NodeDefinition): ToolRef | undefined {
 /** `config.elicitation`: undefined when absent, 'invalid' when it is not one of the policies. */
 function readElicitation(node: NodeDefinition): ElicitationPolicy | 'invalid' | undefined {
   const value: unknown = node.config?.elicitation;
-  if (value === undefined || value === 'defaults' || value === 'decline') return value;
+  if (value === undefined || value === 'defaults' || value === 'decline' || value === 'pause') return value;
   const answer = typeof value === 'object' && value !== null ? (value as { answer?: unknown }).answer : undefined;
   const keys = typeof value === 'object' && value !== null ? Object.keys(value) : [];
   return typeof answer === 'object' && answer !== null && !Array.isArray(answer) && keys.length === 1
@@ -60,7 +60,7 @@ async function usableTool({ node, catalog }: NodeValidationContext): Promise<Too
 async function validateToolRef(context: NodeValidationContext): Promise<ValidationIssue[]> {
   const { node, nodePath } = context;
   if (readElicitation(node) === 'invalid') {
-    const message = 'elicitation must be "defaults", "decline" or {"answer": {…}} (pausing the run is not supported yet)';
+    const message = 'elicitation must be "defaults", "decline", "pause" or {"answer": {…}}';
     return [{ path: `${nodePath}/config/elicitation`, code: 'INVALID_CONFIG', message }, ...(await validateToolRefOnly(context))];
   }
   return validateToolRefOnly(context);
@@ -123,6 +123,7 @@ export const mcpToolNode: NodeExecutor = {
       signal,
       timeoutMs: callTimeoutMs,
       mayRepeat,
+      nodeId: node.id,
       ...(policy && { elicitation: policy }),
     });
     const details = {

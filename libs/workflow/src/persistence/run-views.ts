@@ -25,6 +25,15 @@ export interface RunView {
   /** `api` (REST) or `mcp` (a published MCP server's tool call, `mcpServerId` names the server). */
   source: RunSource;
   mcpServerId: string | null;
+  /** While `waiting`: what a tool asked (message, requestedSchema), which node, since when; else null. */
+  inputRequest: InputRequestView | null;
+}
+
+export interface InputRequestView {
+  nodeId: string;
+  message: string;
+  requestedSchema: Record<string, unknown> | boolean;
+  requestedAt: string;
 }
 
 /**
@@ -76,6 +85,14 @@ export function toRunView(doc: RunDoc): RunView {
     triggeredBy: doc.triggeredBy ?? null,
     source: doc.source ?? 'api',
     mcpServerId: doc.mcpServerId ?? null,
+    inputRequest: doc.inputRequest
+      ? {
+          nodeId: doc.inputRequest.nodeId,
+          message: doc.inputRequest.message,
+          requestedSchema: fromJsonText(doc.inputRequest.requestedSchema, {}),
+          requestedAt: doc.inputRequest.requestedAt.toISOString(),
+        }
+      : null,
   };
 }
 

@@ -15,6 +15,7 @@ import {
   type RunSource,
   type RunStatsDoc,
 } from './run.schema.js';
+import type { InputRequestDoc } from './run-input.js';
 
 export interface NewRun {
   /** The run's id when the caller needs it before the insert (to listen for its events); else a new one. */
@@ -30,6 +31,14 @@ export interface NewRun {
   triggeredBy?: string;
   /** Who started it; absent = the REST API. */
   trigger?: { source: RunSource; mcpServerId?: string };
+}
+
+/** What the worker stores when the run pauses for input. */
+export interface RunPause {
+  inputRequest: InputRequestDoc;
+  /** Sealed RunInputState. */
+  inputState: string;
+  stats: RunStatsDoc;
 }
 
 export type InsertRunResult = { created: true; run: RunDoc } | { created: false; run: RunDoc };
@@ -146,6 +155,42 @@ export class RunRepository {
   async finish(run: RunDoc, lease: string, completion: RunCompletion, after?: Promise<unknown>): Promise<RunDoc | undefined> {
     const update = { $set: terminalFields(run, completion), $unset: { lease: 1 } };
     return this.guarded.apply(run._id, { lease, status: 'running' }, update, { after });
+  }
+
+  /** running → waiting, by the worker that holds the lease (its MCP pool closed first: `after`); no worker holds it then. */
+  async pause(run: RunDoc, lease: string, pause: RunPause, after?: Promise<unknown>): Promise<RunDoc | undefined> {
+    const update = { $set: { status: 'waiting', ...pause }, $unset: { lease: 1 } };
+    return this.guarded.apply(run._id, { lease, status: 'running' }, update, { after });
+  }
+
+  /**
+   * waiting → queued with the answer stored (`inputState`, sealed by the caller) for the request
+   * the caller read (`claims` guards it like a version number). The claim count restarts at one
+   * (a run may pause many times; the bound is on crashes), so the next claim still reads the
+   * executions already stored.
+   */
+  async answerInput(known: RunDoc, inputState: string): Promise<RunDoc | undefined> {
+    const now = new Date();
+    return this.guarded.apply(
+      known._id,
+      { status: 'waiting', claims: known.claims },
+      { $set: { status: 'queued', inputState, resumedAt: now, checkedAt: now, claims: 1 }, $unset: { inputRequest: 1 } },
+    );
+  }
+
+  /** Cancel of a waiting run: no worker holds it, it ends at once. */
+  async cancelWaiting(id: string): Promise<RunDoc | undefined> {
+    if (!isValidObjectId(id)) return undefined;
+    const current = await this.runs.findById(id).lean();
+    if (!current || current.status !== 'waiting') return undefined;
+    const error = { code: ENGINE_ERROR_CODES.runCanceled, message: 'the run was canceled while it waited for input' };
+    const fields = terminalFields(current, { status: 'canceled', error, finishedAt: new Date() });
+    return this.guarded.apply(
+      current._id,
+      { status: 'waiting', claims: current.claims },
+      { $set: { ...fields, cancelRequestedAt: fields.finishedAt }, $unset: { inputRequest: 1 } },
+      { known: current },
+    );
   }
 
   /** Gives the run back (worker shutting down, its MCP pool closed): still `running`, resumed by the next claim. */

@@ -1,8 +1,10 @@
 import { Schema, type Types } from 'mongoose';
+import type { InputRequestDoc } from './run-input.js';
 
 export const RUN_MODEL = 'Run';
 
-export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
+/** `waiting`: paused until someone answers a tool's request for input (`POST /runs/:id/input`); no worker holds it. */
+export const RUN_STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'canceled'] as const;
 export type RunDocStatus = (typeof RUN_STATUSES)[number];
 export const ACTIVE_RUN_STATUSES: readonly RunDocStatus[] = ['queued', 'running'];
 /** The only statuses a run never leaves: retention and `DELETE /runs/:id` touch these and nothing else. */
@@ -65,8 +67,19 @@ export interface RunDoc {
   /** Token of the worker attempt that holds the run; terminal updates require it. */
   lease?: string;
   cancelRequestedAt?: Date;
+  /** While `waiting`: the request for input the run waits on. */
+  inputRequest?: InputRequestDoc;
+  /** Answers given so far and how to resume (sealed; see run-input.ts). */
+  inputState?: string;
+  /** Last resume from `waiting`: the run's deadline counts from here (waiting for a person is not run time). */
+  resumedAt?: Date;
   /** When the sweep last confirmed this active run has a live job (or when it was created). */
   checkedAt: Date;
+}
+
+/** Where the run's deadline counts from: its last resume from `waiting`, else its first start. */
+export function deadlineStartOf(run: Pick<RunDoc, 'resumedAt' | 'startedAt' | 'createdAt'>): Date {
+  return run.resumedAt ?? run.startedAt ?? run.createdAt;
 }
 
 export const RunSchema = new Schema<RunDoc>(
@@ -94,6 +107,9 @@ export const RunSchema = new Schema<RunDoc>(
     lease: { type: String },
     cancelRequestedAt: { type: Date },
     checkedAt: { type: Date, required: true },
+    inputRequest: { type: { nodeId: String, message: String, requestedSchema: String, requestedAt: Date, _id: false } },
+    inputState: { type: String },
+    resumedAt: { type: Date },
   },
   { collection: 'runs', versionKey: false },
 );

@@ -10,6 +10,8 @@ export type RunStreamEvent =
   | { type: 'run.started'; runId: string; at: string; claim: number; resumedExecutions: number }
   | { type: 'node.started'; runId: string; at: string; nodeId: string; nodeType: string; attempt: number }
   | { type: 'node.finished'; runId: string; at: string; item: LogItem }
+  /** The run paused for input (`run.inputRequest` says what); the stream stays open: answered, the run resumes. */
+  | { type: 'run.waiting'; runId: string; at: string; run: RunView }
   | { type: 'run.finished'; runId: string; at: string; run: RunView };
 
 /** Pub/sub channel of one run's events. */

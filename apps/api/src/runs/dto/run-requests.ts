@@ -34,6 +34,13 @@ export const logPageQuerySchema = z.object({
   cursor: z.coerce.number().int().min(0).optional(),
 });
 
+/** `POST /runs/:id/input`: accept (with `content`, checked against the requested schema), decline or cancel. */
+export const runInputBodySchema = z.strictObject({
+  action: z.enum(['accept', 'decline', 'cancel']).default('accept'),
+  content: z.record(z.string(), z.unknown()).optional(),
+});
+
+export type RunInputBody = z.output<typeof runInputBodySchema>;
 export type StartRunBody = z.output<typeof startRunBodySchema>;
 export type RunListQuery = z.output<typeof runListQuerySchema>;
 export type LogPageQuery = z.output<typeof logPageQuerySchema>;

@@ -24,6 +24,15 @@ export const runSchema = z
     triggeredBy: z.string().nullable(),
     source: z.enum(['api', 'mcp']).meta({ description: 'api (REST) or mcp (a tool call of a published MCP server)' }),
     mcpServerId: z.string().nullable(),
+    inputRequest: z
+      .object({
+        nodeId: z.string(),
+        message: z.string(),
+        requestedSchema: z.union([z.record(z.string(), z.unknown()), z.boolean()]),
+        requestedAt: iso,
+      })
+      .nullable()
+      .meta({ description: 'While waiting: what a tool asked for (answer with POST /runs/{id}/input), which node, since when' }),
   })
   .meta({ id: 'Run' });
 
@@ -34,7 +43,7 @@ export const logItemSchema = z
     nodeId: z.string(),
     type: z.string(),
     name: z.string().nullable(),
-    status: z.enum(['succeeded', 'failed', 'skipped', 'canceled']),
+    status: z.enum(['succeeded', 'failed', 'skipped', 'canceled', 'waiting']),
     attempt: z.number().int(),
     startedAt: iso,
     finishedAt: iso,
