@@ -138,7 +138,7 @@ export class RunExecutor {
       limits: this.limits,
       signal: handle.signal,
       startedAt: deadlineStartOf(run).getTime(),
-      onEvent: (event) => this.publisher.engineEvent(event, run.claims),
+      onEvent: this.publisher.engineEvents(run.claims),
       redact: await createRedactor(version, catalog),
     });
     const { status } = outcome;
