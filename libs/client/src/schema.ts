@@ -1016,6 +1016,7 @@ export interface operations {
                             prefix: string;
                             scopes: string[];
                             workflows: string[] | null;
+                            mcpServers: string[] | null;
                             expiresAt: string | null;
                             lastUsedAt: string | null;
                             revokedAt: string | null;
@@ -1075,6 +1076,7 @@ export interface operations {
                     name: string;
                     scopes: ("admin" | "write" | "run" | "read" | "mcp")[];
                     workflows?: string[];
+                    mcpServers?: string[];
                     /** Format: date-time */
                     expiresAt?: string;
                 };
@@ -1093,6 +1095,7 @@ export interface operations {
                         prefix: string;
                         scopes: string[];
                         workflows: string[] | null;
+                        mcpServers: string[] | null;
                         expiresAt: string | null;
                         lastUsedAt: string | null;
                         revokedAt: string | null;
@@ -1179,6 +1182,7 @@ export interface operations {
                         prefix: string;
                         scopes: string[];
                         workflows: string[] | null;
+                        mcpServers: string[] | null;
                         expiresAt: string | null;
                         lastUsedAt: string | null;
                         revokedAt: string | null;
@@ -1840,6 +1844,15 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -1860,6 +1873,15 @@ export interface operations {
             };
             /** @description Method not allowed */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1920,6 +1942,15 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -1940,6 +1971,15 @@ export interface operations {
             };
             /** @description Method not allowed */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2000,6 +2040,15 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -2020,6 +2069,15 @@ export interface operations {
             };
             /** @description Method not allowed */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2077,6 +2135,15 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -2112,6 +2179,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
             /** @description A fault of the service (logged with the requestId) */
             500: {
                 headers: {
@@ -2144,6 +2220,15 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -2155,6 +2240,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
