@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # mcpflow's two commands and their helpers.
-#   scripts/dev.sh up       install what is missing, start FerretDB/SQLite + Redis (unless MONGO_URL /
+#   scripts/dev.sh up       install what is missing, start PostgreSQL + FerretDB + Redis (unless MONGO_URL /
 #                           REDIS_URL point elsewhere), build, start API and worker; wait for readiness
 #   scripts/dev.sh test     typecheck, lint, import cycles, build, unit and e2e tests against
 #                           throwaway services; non-zero exit on any failure
-#   scripts/dev.sh down | status | logs [api|worker|mongo|redis]
+#   scripts/dev.sh down | status | logs [api|worker|mongo|postgres|redis]
 # `up` starts only what is not running (a process that died, even one not yet reaped, is not);
 # MCPFLOW_SKIP_BUILD=1 starts from the existing dist/ (tests that drive this script).
 set -euo pipefail
@@ -39,10 +39,19 @@ cmd_up() {
   local mongo_url=${MONGO_URL:-} redis_url=${REDIS_URL:-}
   if [ -z "$mongo_url" ]; then
     ensure_ferretdb
-    local mongo_port=${MCPFLOW_MONGO_PORT:-27117}
+    local mongo_port=${MCPFLOW_MONGO_PORT:-27117} backend=${MCPFLOW_FERRETDB_BACKEND:-postgresql}
+    local handler=(--handler=sqlite --sqlite-url="file:$DATA_DIR/mongo/")
+    if [ "$backend" = postgresql ]; then
+      ensure_postgres
+      local pg_port=${MCPFLOW_POSTGRES_PORT:-5532}
+      if ! pid_alive "$RUN_DIR/postgres.pid"; then
+        start_postgres "$DATA_DIR/postgres" "$pg_port" "$LOG_DIR/postgres.log" >"$RUN_DIR/postgres.pid"
+      fi
+      handler=(--handler=postgresql --postgresql-url="postgres://postgres@127.0.0.1:$pg_port/ferretdb")
+    fi
     if ! pid_alive "$RUN_DIR/mongo.pid"; then
       mkdir -p "$DATA_DIR/mongo"
-      start_bg mongo "$(ferretdb_bin)" --handler=sqlite --sqlite-url="file:$DATA_DIR/mongo/" \
+      start_bg mongo "$(ferretdb_bin)" "${handler[@]}" \
         --listen-addr="127.0.0.1:$mongo_port" --state-dir="$DATA_DIR/mongo" \
         --telemetry=disable --debug-addr=- --log-level=warn
       wait_port "$mongo_port" "FerretDB" "$LOG_DIR/mongo.log"
@@ -105,12 +114,14 @@ cmd_up() {
 cmd_down() {
   local name
   for name in worker api redis mongo; do stop_pidfile "$RUN_DIR/$name.pid"; done
+  # After FerretDB, its only client: pg_ctl's fast shutdown flushes and waits.
+  stop_postgres "$DATA_DIR/postgres"; rm -f "$RUN_DIR/postgres.pid"
   log "stopped"
 }
 
 cmd_status() {
   local name state=0
-  for name in api worker mongo redis; do
+  for name in api worker mongo postgres redis; do
     if pid_alive "$RUN_DIR/$name.pid"; then echo "$name: running (pid $(cat "$RUN_DIR/$name.pid"))"
     elif [ -f "$RUN_DIR/$name.pid" ]; then echo "$name: dead"; state=1
     else echo "$name: not started here"; fi
@@ -123,7 +134,7 @@ cmd_status() {
 }
 
 cmd_logs() {
-  local names=("${@:-api worker mongo redis}") files=() n
+  local names=("${@:-api worker mongo postgres redis}") files=() n
   for n in ${names[*]}; do [ -f "$LOG_DIR/$n.log" ] && files+=("$LOG_DIR/$n.log"); done
   [ ${#files[@]} -gt 0 ] || { log "no logs yet in $LOG_DIR"; return 0; }
   if [ -t 1 ]; then tail -n 100 -F "${files[@]}"; else tail -n 200 "${files[@]}"; fi

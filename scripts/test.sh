@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite (`scripts/dev.sh test`): installs what is missing, starts throwaway
-# FerretDB/SQLite and Redis on free loopback ports (unless MONGO_URL / REDIS_URL are set), then
-# typecheck, lint, import cycles, build, MCP conformance of the client and of a published server, unit tests, e2e tests.
-# Every step runs; any failure fails.
+# FerretDB (on a throwaway PostgreSQL) and Redis on free loopback ports (unless MONGO_URL / REDIS_URL
+# are set), then typecheck, lint, import cycles, build, MCP conformance of the client and of a
+# published server, unit tests, e2e tests. Every step runs; any failure fails.
 # With arguments (`scripts/dev.sh test <jest path pattern>…`) only the build and the matching unit
 # and e2e tests run: the quick loop while working on one part.
 set -uo pipefail
@@ -17,6 +17,9 @@ ensure_node
 ensure_node_modules
 ensure_redis
 ensure_ferretdb
+# MCPFLOW_FERRETDB_BACKEND=sqlite: the earlier embedded backend instead of PostgreSQL.
+BACKEND=${MCPFLOW_FERRETDB_BACKEND:-postgresql}
+[ -z "${MONGO_URL:-}" ] && [ "$BACKEND" = postgresql ] && ensure_postgres
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/mcpflow-test.XXXXXX")
 PIDS=()
@@ -24,13 +27,22 @@ cleanup() {
   local pid
   for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  stop_postgres "$WORK/postgres"
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 
 if [ -z "${MONGO_URL:-}" ]; then
   port=$(free_port); mkdir -p "$WORK/mongo"
-  "$(ferretdb_bin)" --handler=sqlite --sqlite-url="file:$WORK/mongo/" --listen-addr="127.0.0.1:$port" \
+  handler=(--handler=sqlite --sqlite-url="file:$WORK/mongo/")
+  if [ "$BACKEND" = postgresql ]; then
+    pg_port=$(free_port)
+    start_postgres "$WORK/postgres" "$pg_port" "$WORK/postgres.log" >/dev/null
+    # Tests that start a FerretDB of their own put it on this PostgreSQL too.
+    export FERRETDB_POSTGRESQL_URL="postgres://postgres@127.0.0.1:$pg_port/ferretdb"
+    handler=(--handler=postgresql --postgresql-url="$FERRETDB_POSTGRESQL_URL")
+  fi
+  "$(ferretdb_bin)" "${handler[@]}" --listen-addr="127.0.0.1:$port" \
     --state-dir="$WORK/mongo" --telemetry=disable --debug-addr=- --log-level=error >"$WORK/mongo.log" 2>&1 &
   PIDS+=($!)
   wait_port "$port" FerretDB "$WORK/mongo.log"

@@ -33,6 +33,57 @@ ensure_redis() {
   as_root service redis-server stop >/dev/null 2>&1 || true
 }
 
+# PostgreSQL (Debian's `postgresql`), the backend of the embedded FerretDB: its binaries live in
+# /usr/lib/postgresql/<major>/bin, off PATH.
+pg_bindir() { find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name bin 2>/dev/null | sort -V | tail -n 1; }
+
+ensure_postgres() {
+  local dir; dir=$(pg_bindir)
+  [ -n "$dir" ] && [ -x "$dir/initdb" ] && return 0
+  log "installing Debian's postgresql"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+  # The package starts a system-wide cluster on 5432; mcpflow runs its own, so stop that one.
+  as_root service postgresql stop >/dev/null 2>&1 || true
+}
+
+# initdb and postgres refuse to run as root: as root, they run as Debian's `postgres` user.
+as_pg_owner() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+# start_postgres <cluster dir> <port> <log file>: creates the cluster once (trust auth, loopback only),
+# starts it on 127.0.0.1:<port> with its unix socket in the cluster dir, creates the `ferretdb`
+# database; prints the postmaster's pid.
+start_postgres() {
+  local dir=$1 port=$2 logfile=$3 bin; bin=$(pg_bindir)
+  mkdir -p "$dir"; touch "$logfile"
+  if [ "$(id -u)" = 0 ]; then
+    chown postgres: "$dir" "$logfile"; chmod 700 "$dir"
+    if ! runuser -u postgres -- test -w "$dir"; then
+      # The postgres user must reach the cluster folder: let it traverse (x only, no listing) the parents.
+      local parent; parent=$(dirname "$dir")
+      log "letting the postgres user traverse the folders above $dir (chmod o+x)"
+      while [ "$parent" != / ]; do chmod o+x "$parent" 2>/dev/null || true; parent=$(dirname "$parent"); done
+    fi
+  fi
+  if [ ! -f "$dir/PG_VERSION" ]; then
+    as_pg_owner "$bin/initdb" -D "$dir" -U postgres --auth=trust -E UTF8 --no-locale >/dev/null ||
+      { log "initdb failed in $dir"; exit 1; }
+  fi
+  as_pg_owner "$bin/pg_ctl" -D "$dir" -l "$logfile" -w -t 30 \
+    -o "-p $port -k $dir -c listen_addresses=127.0.0.1" start >/dev/null ||
+    { log "PostgreSQL did not start; last lines of $logfile:"; tail -n 20 "$logfile" >&2; exit 1; }
+  as_pg_owner "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -d postgres -tAc \
+    "SELECT 1 FROM pg_database WHERE datname = 'ferretdb'" | grep -q 1 ||
+    as_pg_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres ferretdb
+  head -n 1 "$dir/postmaster.pid"
+}
+
+# stop_postgres <cluster dir>: a fast shutdown (clients disconnected, data flushed).
+stop_postgres() {
+  [ -f "$1/postmaster.pid" ] || return 0
+  as_pg_owner "$(pg_bindir)/pg_ctl" -D "$1" -m fast -w -t 30 stop >/dev/null 2>&1 || true
+}
+
 ferretdb_bin() { echo "${FERRETDB_BIN:-$TOOLS_DIR/bin/ferretdb-$FERRETDB_VERSION}"; }
 
 # FerretDB v1 (embedded SQLite backend) built from the Go module proxy with the pinned go.sum in

@@ -32,6 +32,7 @@ describe('scripts/dev.sh', () => {
       API_PORT: String(port),
       MCPFLOW_MONGO_PORT: String(await freePort()),
       MCPFLOW_REDIS_PORT: String(await freePort()),
+      MCPFLOW_POSTGRES_PORT: String(await freePort()),
       QUEUE_PREFIX: `devsh-${process.pid}`,
       // The script knows the worker is up from its "worker ready" log line.
       LOG_LEVEL: 'info',

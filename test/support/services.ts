@@ -57,20 +57,18 @@ function requiredEnv(name: string): string {
   return value;
 }
 
-export async function startFerretDb(): Promise<StartedService> {
+/**
+ * A throwaway FerretDB v1: on the PostgreSQL database `postgresqlUrl` names (default: the test run's,
+ * FERRETDB_POSTGRESQL_URL), or on SQLite in a temporary folder (`sqlite`, or no PostgreSQL given).
+ */
+export async function startFerretDb(options: { postgresqlUrl?: string; sqlite?: boolean } = {}): Promise<StartedService> {
   const dir = mkdtempSync(join(tmpdir(), 'mcpflow-ferretdb-'));
   const port = await freePort();
+  const postgresqlUrl = options.sqlite ? undefined : (options.postgresqlUrl ?? process.env.FERRETDB_POSTGRESQL_URL);
+  const backend = postgresqlUrl ? ['--handler=postgresql', `--postgresql-url=${postgresqlUrl}`] : ['--handler=sqlite', `--sqlite-url=file:${dir}/`];
   const child = spawn(
     requiredEnv('FERRETDB_BIN'),
-    [
-      '--handler=sqlite',
-      `--sqlite-url=file:${dir}/`,
-      `--listen-addr=127.0.0.1:${port}`,
-      `--state-dir=${dir}`,
-      '--telemetry=disable',
-      '--debug-addr=-',
-      '--log-level=error',
-    ],
+    [...backend, `--listen-addr=127.0.0.1:${port}`, `--state-dir=${dir}`, '--telemetry=disable', '--debug-addr=-', '--log-level=error'],
     { stdio: 'ignore' },
   );
   await waitForPort(port, child);

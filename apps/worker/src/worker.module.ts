@@ -11,6 +11,7 @@ import {
   type AppConfig,
 } from '#workflow/nest';
 import { RunProcessor } from './processors/run.processor.js';
+import { RunRetention } from './retention/run-retention.js';
 import { ActiveRuns } from './runs/active-runs.js';
 import { CancelListener } from './runs/cancel-listener.js';
 import { RunEventsPublisher } from './runs/run-events-publisher.js';
@@ -39,7 +40,7 @@ export class WorkerModule {
         // The model client for llm/agent nodes, handed to them as ENGINE_EXTRAS.
         LlmModule,
       ],
-      providers: [ActiveRuns, RunEventsPublisher, CancelListener, RunSessions, SharedStdioServers, RunPreparer, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper, ToolsetHealthSchedule, ToolsetRefreshWorker],
+      providers: [ActiveRuns, RunEventsPublisher, CancelListener, RunSessions, SharedStdioServers, RunPreparer, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper, ToolsetHealthSchedule, ToolsetRefreshWorker, RunRetention],
     };
   }
 }

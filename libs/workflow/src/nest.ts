@@ -65,6 +65,7 @@ export { WorkflowRepository, type StoredWorkflow, type StoredWorkflowVersion, ty
 export { RunRepository, type NewRun, type InsertRunResult, type RunCompletion } from './persistence/run.repository.js';
 export { RunSessionRepository } from './persistence/run-session.repository.js';
 export { NodeExecutionRepository, toExecutionRecord, type LoggedExecutionDoc } from './persistence/node-execution.repository.js';
+export { RunHistoryRepository, type RetentionPolicy, type PruneOptions, type PruneResult, type DeleteRunOutcome } from './persistence/run-history.repository.js';
 export { WorkflowStoreModule } from './persistence/workflow-store.module.js';
 export * from './persistence/mcp-server.schema.js';
 export { McpServerRepository, type McpServerRecord, type NewMcpServer, type McpServerChanges } from './persistence/mcp-server.repository.js';

@@ -1,9 +1,10 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { pageQuerySchema, type PageQuery } from '../common/pagination.js';
 import { RequestHeader } from '../common/request-header.js';
 import { ZodPipe } from '../common/zod-validation.js';
 import { CancelRun } from './cancel-run.js';
+import { DeleteRun } from './delete-run.js';
 import {
   idempotencyKeySchema,
   logPageQuerySchema,
@@ -37,6 +38,7 @@ export class RunsController {
     private readonly findRuns: FindRuns,
     private readonly cancelRun: CancelRun,
     private readonly streamRunEvents: StreamRunEvents,
+    private readonly deleteRun: DeleteRun,
   ) {}
 
   @Post('workflows/:id/runs')
@@ -68,6 +70,12 @@ export class RunsController {
   @Get('runs/:id/events')
   events(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     return this.streamRunEvents.execute(id, req, res);
+  }
+
+  @Delete('runs/:id')
+  @HttpCode(204)
+  async delete(@Param('id') id: string): Promise<void> {
+    await this.deleteRun.execute(id);
   }
 
   @Post('runs/:id/cancel')

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RunQueueProducer, WorkflowStoreModule } from '#workflow/nest';
 import { CancelRun } from './cancel-run.js';
+import { DeleteRun } from './delete-run.js';
 import { FindRuns } from './find-runs.js';
 import { RetryRun } from './retry-run.js';
 import { RunAdmission } from './run-admission.js';
@@ -13,7 +14,7 @@ import { StreamRunEvents } from './stream-run-events.js';
 @Module({
   imports: [WorkflowStoreModule],
   controllers: [RunsController],
-  providers: [RunQueueProducer, RunEventsHub, RunWaiter, RunAdmission, StartRun, RetryRun, FindRuns, CancelRun, StreamRunEvents],
+  providers: [RunQueueProducer, RunEventsHub, RunWaiter, RunAdmission, StartRun, RetryRun, FindRuns, CancelRun, StreamRunEvents, DeleteRun],
   exports: [RunAdmission, CancelRun],
 })
 export class RunsModule {}

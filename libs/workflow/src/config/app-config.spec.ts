@@ -29,6 +29,14 @@ describe('loadConfig', () => {
     expect(config.recovery).toEqual({ lockDurationMs: 30_000, stalledIntervalMs: 15_000, maxStalledCount: 2, sweepIntervalMs: 5_000, requeueAfterMs: 30_000 });
   });
 
+  it('reads retention as a duration with its unit and a count, 0 meaning no limit', () => {
+    expect(loadConfig(base).retention).toEqual({ maxAgeMs: 14 * 86_400_000, maxCount: 10_000, intervalMs: 300_000 });
+    expect(loadConfig({ ...base, RUN_RETENTION_MAX_AGE: '36h', RUN_RETENTION_MAX_COUNT: '0' }).retention).toMatchObject({ maxAgeMs: 36 * 3_600_000, maxCount: 0 });
+    expect(loadConfig({ ...base, RUN_RETENTION_MAX_AGE: '0' }).retention.maxAgeMs).toBe(0);
+    expect(problemsOf({ ...base, RUN_RETENTION_MAX_AGE: '14' }).join('\n')).toMatch(/RUN_RETENTION_MAX_AGE: must be a whole number with a unit/);
+    expect(problemsOf({ ...base, RUN_RETENTION_MAX_AGE: '2 weeks' }).join('\n')).toMatch(/RUN_RETENTION_MAX_AGE/);
+  });
+
   it('names each wrong or missing variable', () => {
     const problems = problemsOf({ API_PORT: 'eighty', WORKER_CONCURRENCY: '0', REDIS_URL: 'http://x' });
     expect(problems.join('\n')).toMatch(/API_PORT/);

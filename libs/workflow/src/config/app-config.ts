@@ -9,6 +9,20 @@ import { z } from 'zod';
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 
+const DURATION_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration with its unit (`14d`, `36h`, `90m`, `600s`) in ms; `0` = no limit. */
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value, ctx) => {
+      const match = /^\s*(\d+)\s*([smhd])?\s*$/.exec(value);
+      if (match && (match[2] || match[1] === '0')) return Number(match[1]) * (match[2] ? DURATION_UNITS_MS[match[2]] : 0);
+      ctx.addIssue({ code: 'custom', message: 'must be a whole number with a unit: s, m, h or d (e.g. 14d), or 0 for no limit' });
+      return z.NEVER;
+    });
+
 const urlWithScheme = (schemes: string[]) =>
   z.string().refine((value) => {
     try {
@@ -37,6 +51,9 @@ const envSchema = z.object({
   RUN_MAX_NODE_EXECUTIONS: int(500, 1),
   RUN_DEADLINE_MS: int(30 * 60_000, 1000),
   MCP_CALL_TIMEOUT_MS: int(300_000, 100),
+  RUN_RETENTION_MAX_AGE: duration('14d'),
+  RUN_RETENTION_MAX_COUNT: int(10_000),
+  RUN_RETENTION_INTERVAL_MS: int(5 * 60_000, 1000),
   RUN_CONCURRENCY: int(10, 1),
   NODE_OUTPUT_MAX_BYTES: int(256 * 1024, 1024),
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
@@ -67,6 +84,8 @@ export type AppConfig = Readonly<{
   worker: { concurrency: number; shutdownGraceMs: number };
   /** Run recovery: BullMQ stalled-job detection and the worker's sweep of runs without a live job. */
   recovery: { lockDurationMs: number; stalledIntervalMs: number; maxStalledCount: number; sweepIntervalMs: number; requeueAfterMs: number };
+  /** Pruning of finished runs: by age and by count, whichever comes first; 0 = no limit (both 0 = off). */
+  retention: { maxAgeMs: number; maxCount: number; intervalMs: number };
   limits: {
     maxNodeExecutions: number;
     runDeadlineMs: number;
@@ -124,6 +143,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sweepIntervalMs: e.RUN_SWEEP_INTERVAL_MS,
       requeueAfterMs: e.RUN_REQUEUE_AFTER_MS,
     },
+    retention: { maxAgeMs: e.RUN_RETENTION_MAX_AGE, maxCount: e.RUN_RETENTION_MAX_COUNT, intervalMs: e.RUN_RETENTION_INTERVAL_MS },
     limits: {
       maxNodeExecutions: e.RUN_MAX_NODE_EXECUTIONS,
       runDeadlineMs: e.RUN_DEADLINE_MS,

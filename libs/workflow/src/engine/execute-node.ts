@@ -13,6 +13,8 @@ export interface NodeExecutionPlan {
   limits: EngineLimits;
   /** Aborted when the run is canceled, fails elsewhere or passes its deadline; the reason says which. */
   runSignal: AbortSignal;
+  /** Rejects with `runSignal`'s reason when it aborts (never resolves): what an attempt races against. */
+  runStopped: Promise<never>;
   /**
    * Registers an attempt's controller so that the run aborts it along with the run (returns the
    * unregister function). Cheaper than `AbortSignal.any` and adds no listener to `runSignal`.
@@ -37,34 +39,38 @@ export type NodeExecutionOutcome =
 /** Failures that another attempt cannot change. */
 const NOT_RETRYABLE = new Set<string>([ENGINE_ERROR_CODES.nodeInputInvalid]);
 
+const noop = (): void => undefined;
+
 function abortReason(signal: AbortSignal): EngineError {
   return toEngineError(signal.reason, ENGINE_ERROR_CODES.runCanceled);
 }
 
 /**
- * One attempt: the executor raced against the run's signal and the node's own `timeoutMs`, so
- * an executor that ignores its signal still cannot hold the run.
+ * One attempt: the executor raced against the run's stop and, with a `timeoutMs`, the node's own
+ * timer, so an executor that ignores its signal still cannot hold the run. Without a timeout the
+ * attempt's signal is the run's own and the race is against the run's one `runStopped` promise:
+ * no controller, timer or listener per node (most of a pure node's cost in the engine). Each race
+ * leaves a reaction on `runStopped` until the run ends; it holds the node's result, which the run
+ * holds anyway (downstream nodes read it), and there are at most RUN_MAX_NODE_EXECUTIONS of them.
  */
-async function runAttempt(plan: NodeExecutionPlan, context: NodeExecutionContext, attemptController: AbortController): Promise<NodeResult> {
-  const { clock } = plan.services;
-  const { signal } = context;
-  const stopTimer = plan.node.timeoutMs === undefined ? undefined : new AbortController();
-  if (stopTimer) {
-    const timeout = new EngineError(ENGINE_ERROR_CODES.nodeTimeout, `node "${plan.node.id}" did not finish within ${plan.node.timeoutMs} ms`);
-    clock.sleep(plan.node.timeoutMs as number, stopTimer.signal).then(() => attemptController.abort(timeout), () => undefined);
-  }
+async function runAttempt(plan: NodeExecutionPlan, context: NodeExecutionContext, attemptController?: AbortController): Promise<NodeResult> {
+  const execution = (async () => plan.executor.execute(context))();
+  execution.catch(() => undefined);
+  if (!attemptController) return Promise.race([execution, plan.runStopped]);
+  const { signal } = attemptController;
+  const stopTimer = new AbortController();
+  const timeout = new EngineError(ENGINE_ERROR_CODES.nodeTimeout, `node "${plan.node.id}" did not finish within ${plan.node.timeoutMs} ms`);
+  plan.services.clock.sleep(plan.node.timeoutMs as number, stopTimer.signal).then(() => attemptController.abort(timeout), () => undefined);
   let onAbort = (): void => undefined;
   const aborted = new Promise<never>((_resolve, reject) => {
     onAbort = () => reject(signal.reason);
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
-  const execution = (async () => plan.executor.execute(context))();
-  execution.catch(() => undefined);
   try {
     return await Promise.race([execution, aborted]);
   } finally {
-    stopTimer?.abort();
+    stopTimer.abort();
     signal.removeEventListener('abort', onAbort);
   }
 }
@@ -80,9 +86,10 @@ export async function executeNode(plan: NodeExecutionPlan): Promise<NodeExecutio
   let inputs: Record<string, unknown> = {};
   for (let attempt = 1; ; attempt += 1) {
     plan.onAttemptStarted(attempt);
-    const attemptController = new AbortController();
-    const { signal } = attemptController;
-    const untrack = plan.trackAttempt(attemptController);
+    // Only a node with its own timeout needs a signal of its own (see runAttempt).
+    const attemptController = node.timeoutMs === undefined ? undefined : new AbortController();
+    const signal = attemptController?.signal ?? runSignal;
+    const untrack = attemptController ? plan.trackAttempt(attemptController) : noop;
     try {
       if (runSignal.aborted) throw runSignal.reason;
       const declared = await executor.describeInputs?.({ node, nodePath, catalog: services.catalog, workflow: plan.workflow });

@@ -43,12 +43,19 @@ export function jsonByteLength(value: unknown): number {
   return utf8ByteLength(toJsonText(value));
 }
 
+/** Whether a value's JSON fits in `maxBytes`, without counting bytes when its length alone settles it. */
+function fitsAsJson(value: unknown, maxBytes: number): boolean {
+  const text = toJsonText(value);
+  // A UTF-16 code unit is at most 3 UTF-8 bytes (a surrogate pair, 2 units, is 4).
+  return text.length * 3 <= maxBytes || (text.length <= maxBytes && utf8ByteLength(text) <= maxBytes);
+}
+
 /**
  * Keeps values whole while they fit in `maxBytes` (JSON size); the value that crosses the cap
  * becomes a cut preview of its text, later ones become ''. Keys stay, so the shape stays visible.
  */
 export function capForLog(values: Record<string, unknown>, maxBytes: number): CappedCopy {
-  if (jsonByteLength(values) <= maxBytes) return { value: values, truncated: false };
+  if (fitsAsJson(values, maxBytes)) return { value: values, truncated: false };
   const capped: Record<string, unknown> = {};
   let budget = maxBytes;
   for (const [key, item] of Object.entries(values)) {

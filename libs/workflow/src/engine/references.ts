@@ -7,7 +7,19 @@ export interface Reference {
 
 const TEMPLATE_PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
+/** Parsed references by text: a workflow's references are few and read on every run of every node. */
+const parsedReferences = new Map<string, Reference | undefined>();
+const MAX_PARSED_REFERENCES = 10_000;
+
 export function parseReference(text: string): Reference | undefined {
+  if (parsedReferences.has(text)) return parsedReferences.get(text);
+  if (parsedReferences.size >= MAX_PARSED_REFERENCES) parsedReferences.clear();
+  const reference = parseReferenceText(text);
+  parsedReferences.set(text, reference);
+  return reference;
+}
+
+function parseReferenceText(text: string): Reference | undefined {
   const segments = text.trim().replace(/\[(\d+)\]/g, '.$1').split('.');
   if (segments.length < 2 || segments.some((segment) => segment.trim() === '')) return undefined;
   const [nodeId, key, ...path] = segments.map((segment) => segment.trim());

@@ -41,6 +41,8 @@ class WorkflowRun {
   private readonly ready: string[] = [];
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly attempts = new Set<AbortController>();
+  private rejectRunStopped: (reason: unknown) => void = () => undefined;
+  private readonly runStopped = new Promise<never>((_resolve, reject) => (this.rejectRunStopped = reject));
   private readonly endOutputs: Record<string, unknown> = {};
   private readonly stats = { nodesExecuted: 0, nodesSkipped: 0, nodesFailed: 0 };
   private readonly beganAt: number;
@@ -53,6 +55,7 @@ class WorkflowRun {
     this.edges = new EdgeStates(this.graph);
     this.limits = resolveLimits(options.limits);
     this.beganAt = options.services.clock.now();
+    this.runStopped.catch(() => undefined);
   }
 
   async run(): Promise<RunOutcome> {
@@ -108,6 +111,7 @@ class WorkflowRun {
     this.canceledByHost = byHost;
     const reason = nodeId ? new EngineError(ENGINE_ERROR_CODES.runCanceled, `canceled: node "${nodeId}" failed`) : error;
     this.controller.abort(reason);
+    this.rejectRunStopped(reason);
     for (const attempt of this.attempts) attempt.abort(reason);
   }
 
@@ -171,6 +175,7 @@ class WorkflowRun {
         services,
         limits: this.limits,
         runSignal: this.controller.signal,
+        runStopped: this.runStopped,
         trackAttempt: (attempt) => {
           if (this.controller.signal.aborted) attempt.abort(this.controller.signal.reason);
           this.attempts.add(attempt);

@@ -5,6 +5,8 @@ export const RUN_MODEL = 'Run';
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
 export type RunDocStatus = (typeof RUN_STATUSES)[number];
 export const ACTIVE_RUN_STATUSES: readonly RunDocStatus[] = ['queued', 'running'];
+/** The only statuses a run never leaves: retention and `DELETE /runs/:id` touch these and nothing else. */
+export const FINISHED_RUN_STATUSES: readonly RunDocStatus[] = ['succeeded', 'failed', 'canceled'];
 
 export interface RunErrorDoc {
   code: string;
@@ -95,5 +97,7 @@ export const RunSchema = new Schema<RunDoc>(
 RunSchema.index({ workflowId: 1, _id: -1 });
 RunSchema.index({ status: 1, _id: -1 });
 RunSchema.index({ status: 1, checkedAt: 1 });
+// Retention by age: the oldest finished runs first.
+RunSchema.index({ finishedAt: 1 });
 // Sparse (not partial: FerretDB v1 has no partialFilterExpression) so runs without a key never collide.
 RunSchema.index({ idempotencyScope: 1 }, { unique: true, sparse: true });

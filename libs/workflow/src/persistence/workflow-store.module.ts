@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { McpServerRepository } from './mcp-server.repository.js';
 import { NodeExecutionRepository } from './node-execution.repository.js';
+import { RunHistoryRepository } from './run-history.repository.js';
 import { RunSessionRepository } from './run-session.repository.js';
 import { RunRepository } from './run.repository.js';
 import { WorkflowRepository } from './workflow.repository.js';
@@ -10,7 +11,7 @@ import { WorkflowRepository } from './workflow.repository.js';
  * (global) in the importing app.
  */
 @Module({
-  providers: [WorkflowRepository, RunRepository, RunSessionRepository, NodeExecutionRepository, McpServerRepository],
-  exports: [WorkflowRepository, RunRepository, RunSessionRepository, NodeExecutionRepository, McpServerRepository],
+  providers: [WorkflowRepository, RunRepository, RunSessionRepository, NodeExecutionRepository, McpServerRepository, RunHistoryRepository],
+  exports: [WorkflowRepository, RunRepository, RunSessionRepository, NodeExecutionRepository, McpServerRepository, RunHistoryRepository],
 })
 export class WorkflowStoreModule {}

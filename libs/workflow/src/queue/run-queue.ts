@@ -6,6 +6,9 @@ export const RUN_QUEUE_NAME = 'runs';
 /** Periodic toolset health checks: one scheduled job per interval, one active job across all workers. */
 export const TOOLSET_HEALTH_QUEUE_NAME = 'toolset-health';
 
+/** Retention of finished runs: one scheduled pass per interval, one active pass across all workers. */
+export const RUN_RETENTION_QUEUE_NAME = 'run-retention';
+
 export interface RunJobData {
   runId: string;
   /**
