@@ -5,6 +5,7 @@ const shared = {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': tsJest },
   moduleNameMapper: {
+    '^#client$': '<rootDir>/libs/client/src/index.ts',
     '^#mcp$': '<rootDir>/libs/mcp/src/index.ts',
     '^#mcp/testing$': '<rootDir>/libs/mcp/src/testing/index.ts',
     '^#workflow$': '<rootDir>/libs/workflow/src/index.ts',
@@ -12,6 +13,9 @@ const shared = {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testEnvironment: 'node',
+  // One transform cache per checkout: several checkouts on one machine shared /tmp's default
+  // cache, and one's ESM transforms were served to another ("exports is not defined").
+  cacheDirectory: '<rootDir>/node_modules/.cache/jest',
 };
 
 export default {

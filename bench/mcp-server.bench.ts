@@ -21,10 +21,15 @@ const GOAL = 1.2;
 const RESULTS_FILE = 'bench/results/mcp-server.json';
 
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
-const percentile = (times: number[], p: number) => round([...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(times.length * p))]);
+const percentile = (times: number[], p: number) =>
+  round([...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(times.length * p))]);
 
 async function post(stack: BenchStack, path: string, body: unknown): Promise<{ id: string; url?: string }> {
-  const res = await fetch(stack.apiUrl + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(stack.apiUrl + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json()) as { id: string; url?: string };
   if (res.status !== 201) throw new Error(`POST ${path} → ${res.status} ${JSON.stringify(json)}`);
   return json;
@@ -77,8 +82,10 @@ async function main() {
         const run = (await res.json()) as { status: string; outputs?: { echoed?: string } };
         return res.status === 200 && run.status === 'succeeded' ? run.outputs?.echoed : run;
       },
-      mcpModern: async (message) => ((await modern.callTool({ name: 'echo', arguments: { message } })).structuredContent as { echoed?: string })?.echoed,
-      mcp2025: async (message) => ((await legacy.callTool({ name: 'echo', arguments: { message } })).structuredContent as { echoed?: string })?.echoed,
+      mcpModern: async (message) =>
+        ((await modern.callTool({ name: 'echo', arguments: { message } })).structuredContent as { echoed?: string })?.echoed,
+      mcp2025: async (message) =>
+        ((await legacy.callTool({ name: 'echo', arguments: { message } })).structuredContent as { echoed?: string })?.echoed,
     };
     const names = Object.keys(paths);
     for (let i = 0; i < WARM_UP; i++) for (const name of names) await timed(paths[name], `warm ${i}`);
@@ -94,7 +101,9 @@ async function main() {
     await modern.close();
     await legacy.close();
 
-    const summary = Object.fromEntries(names.map((name) => [name, { p50Ms: percentile(times[name], 0.5), p95Ms: percentile(times[name], 0.95) }]));
+    const summary = Object.fromEntries(
+      names.map((name) => [name, { p50Ms: percentile(times[name], 0.5), p95Ms: percentile(times[name], 0.95) }]),
+    );
     const ratio = (name: string) => round(summary[name].p50Ms / summary.rest.p50Ms, 3);
     const results = {
       measuredAt: new Date().toISOString(),

@@ -156,7 +156,21 @@ export async function storeFloor(mongoUrl: string, count: number, inFlight: numb
   const workflowId = new mongoose.Types.ObjectId().toHexString();
   const record = (runId: string, seq: number): ExecutionRecord => {
     const now = Date.now();
-    return { runId, seq, nodeId: `n${seq}`, type: 'template', status: 'succeeded', attempt: 1, startedAt: now, finishedAt: now, durationMs: 0, inputs: {}, outputs: { text: 'x' }, activeHandles: ['out'], state: { outputs: { text: 'x' } } };
+    return {
+      runId,
+      seq,
+      nodeId: `n${seq}`,
+      type: 'template',
+      status: 'succeeded',
+      attempt: 1,
+      startedAt: now,
+      finishedAt: now,
+      durationMs: 0,
+      inputs: {},
+      outputs: { text: 'x' },
+      activeHandles: ['out'],
+      state: { outputs: { text: 'x' } },
+    };
   };
   const oneRun = async () => {
     const { run: inserted } = await runs.insert({ workflowId, version: 1, inputs: { message: 'floor' } });
@@ -166,7 +180,8 @@ export async function storeFloor(mongoUrl: string, count: number, inFlight: numb
     const session = { toolsetId: 'floor', sessionId: runId };
     await sessions.record(run._id, session);
     for (let seq = 1; seq <= 3; seq++) await executions.saveExecution(record(runId, seq));
-    if (!(await runs.finish(run, 'lease', { status: 'succeeded', outputs: { echoed: 'floor' }, finishedAt: new Date() }))) throw new Error('store floor: finish failed');
+    if (!(await runs.finish(run, 'lease', { status: 'succeeded', outputs: { echoed: 'floor' }, finishedAt: new Date() })))
+      throw new Error('store floor: finish failed');
     await sessions.forget(run._id, [session]);
   };
   try {

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import mongoose from 'mongoose';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { startFixtureServer, type FixtureServer } from '#mcp/testing';
-import { loadConfig, type AppConfig } from '#workflow/nest';
+import type { AppConfig } from '#workflow/nest';
 import { createApiApp } from '../apps/api/src/app.factory.js';
-import { startFerretDb, startRedis, type StartedService } from '../test/support/services.js';
+import { authenticateAs } from '../test/support/auth.js';
+import { benchConfig } from './bench-config.js';
 import { spawnWorker, type WorkerProcess } from '../test/support/worker-process.js';
 
 /**
@@ -27,7 +27,11 @@ export interface BenchStack {
 async function databaseName(mongoUrl: string): Promise<string> {
   const connection = await mongoose.createConnection(mongoUrl).asPromise();
   try {
-    const info = (await connection.db?.admin().command({ buildInfo: 1 })) as { version?: string; ferretdbVersion?: string; ferretdb?: { version?: string } };
+    const info = (await connection.db?.admin().command({ buildInfo: 1 })) as {
+      version?: string;
+      ferretdbVersion?: string;
+      ferretdb?: { version?: string };
+    };
     const ferret = info.ferretdbVersion ?? info.ferretdb?.version;
     return ferret ? `FerretDB ${ferret} (MongoDB ${info.version} wire protocol)` : `MongoDB ${info.version}`;
   } finally {
@@ -36,26 +40,13 @@ async function databaseName(mongoUrl: string): Promise<string> {
 }
 
 export async function startBenchStack(workerConcurrency: number): Promise<BenchStack> {
-  const started: StartedService[] = [];
-  const mongoBase = process.env.MONGO_URL ?? (started[started.length] = await startFerretDb()).url;
-  const redisUrl = process.env.REDIS_URL ?? (started[started.length] = await startRedis()).url;
-  const id = randomBytes(4).toString('hex');
-  const mongo = new URL(mongoBase);
-  mongo.pathname = `/bench_${id}`;
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    API_PORT: '0',
-    MONGO_URL: mongo.toString(),
-    REDIS_URL: redisUrl,
-    QUEUE_PREFIX: `bench_${id}`,
-    SECRETS_KEY: randomBytes(32).toString('hex'),
-    WORKER_CONCURRENCY: String(workerConcurrency),
-  });
+  const { config, services: started } = await benchConfig({ WORKER_CONCURRENCY: String(workerConcurrency) });
   const app: NestExpressApplication = await createApiApp(config);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address();
   const apiUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  // Requests to this API carry the seeded admin key, as a client's would.
+  authenticateAs(apiUrl, config.auth.adminApiKey as string);
   const fixture = await startFixtureServer();
   const worker = await spawnWorker(config);
   const db = await mongoose.createConnection(config.mongoUrl).asPromise();

@@ -12,7 +12,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { measureEngineOverhead } from './engine.bench.js';
-import { floorThroughput, rawMcpClient, storeFloor, throughput, timeBullmqJobs, timeRawMcpCalls, timeRawMcpSessions } from './runs-floor.js';
+import {
+  floorThroughput,
+  rawMcpClient,
+  storeFloor,
+  throughput,
+  timeBullmqJobs,
+  timeRawMcpCalls,
+  timeRawMcpSessions,
+} from './runs-floor.js';
 import { startBenchStack, type BenchStack } from './runs-stack.js';
 
 const ENGINE_NODES = 1000;
@@ -33,7 +41,11 @@ const percentile = (times: number[], p: number) => {
 
 async function createEchoWorkflow(stack: BenchStack): Promise<string> {
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(stack.apiUrl + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(stack.apiUrl + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const json = (await res.json()) as { id: string };
     if (res.status !== 201) throw new Error(`POST ${path} → ${res.status} ${JSON.stringify(json)}`);
     return json.id;
@@ -64,7 +76,8 @@ async function timeRun(stack: BenchStack, workflowId: string, index: number): Pr
   });
   const run = (await res.json()) as { status: string; outputs: { echoed?: string } };
   const elapsed = performance.now() - began;
-  if (res.status !== 200 || run.status !== 'succeeded' || run.outputs.echoed !== `run ${index}`) throw new Error(`run ${index}: ${res.status} ${JSON.stringify(run)}`);
+  if (res.status !== 200 || run.status !== 'succeeded' || run.outputs.echoed !== `run ${index}`)
+    throw new Error(`run ${index}: ${res.status} ${JSON.stringify(run)}`);
   return elapsed;
 }
 
@@ -143,13 +156,35 @@ mkdirSync('bench/results', { recursive: true });
 writeFileSync(RESULTS_FILE, `${JSON.stringify(result, null, 2)}\n`);
 console.log(`database: ${result.database}; ${result.cpus} CPUs; Node ${result.node}`);
 console.table([
-  { measure: `engine: ${result.engine.nodes} no-op nodes in memory`, ours: `${result.engine.perNodeMicros} µs/node`, floor: '—', ratio: '—' },
-  { measure: 'run latency p50 (POST → succeeded)', ours: `${result.latency.p50Ms} ms`, floor: `${result.latency.floor.p50Ms} ms`, ratio: result.latency.ratio_p50_vs_floor },
+  {
+    measure: `engine: ${result.engine.nodes} no-op nodes in memory`,
+    ours: `${result.engine.perNodeMicros} µs/node`,
+    floor: '—',
+    ratio: '—',
+  },
+  {
+    measure: 'run latency p50 (POST → succeeded)',
+    ours: `${result.latency.p50Ms} ms`,
+    floor: `${result.latency.floor.p50Ms} ms`,
+    ratio: result.latency.ratio_p50_vs_floor,
+  },
   { measure: 'run latency p95', ours: `${result.latency.p95Ms} ms`, floor: '—', ratio: '—' },
-  { measure: `throughput, 1 worker, ${IN_FLIGHT} in flight`, ours: `${result.throughput.runsPerSecond} runs/s`, floor: `${result.throughput.floor.jobsWithOneMcpCallPerSecond} jobs/s`, ratio: result.throughput.ratio_vs_floor },
+  {
+    measure: `throughput, 1 worker, ${IN_FLIGHT} in flight`,
+    ours: `${result.throughput.runsPerSecond} runs/s`,
+    floor: `${result.throughput.floor.jobsWithOneMcpCallPerSecond} jobs/s`,
+    ratio: result.throughput.ratio_vs_floor,
+  },
   { measure: 'MCP session alone: connect + call + DELETE', ours: '—', floor: `${result.session.p50Ms} ms p50`, ratio: '—' },
-  { measure: 'store alone: durable writes of one run', ours: '—', floor: `${result.store.p50Ms} ms p50, ${result.store.runsPerSecondInFlight} runs/s`, ratio: '—' },
+  {
+    measure: 'store alone: durable writes of one run',
+    ours: '—',
+    floor: `${result.store.p50Ms} ms p50, ${result.store.runsPerSecondInFlight} runs/s`,
+    ratio: '—',
+  },
 ]);
-console.log(`floor p50 = BullMQ add→completed ${result.latency.floor.bullmqAddToCompletedP50Ms} ms + raw MCP call ${result.latency.floor.mcpCallP50Ms} ms; MCP sessions left open: ${result.sessionsLeaked}`);
+console.log(
+  `floor p50 = BullMQ add→completed ${result.latency.floor.bullmqAddToCompletedP50Ms} ms + raw MCP call ${result.latency.floor.mcpCallP50Ms} ms; MCP sessions left open: ${result.sessionsLeaked}`,
+);
 console.log(`written to ${RESULTS_FILE}`);
 process.exit(0);

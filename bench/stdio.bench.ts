@@ -28,7 +28,11 @@ interface Figures {
 function figures(times: number[]): Figures {
   const sorted = [...times].sort((a, b) => a - b);
   const round = (value: number) => Number(value.toFixed(2));
-  return { runs: times.length, p50Ms: round(sorted[Math.floor(times.length / 2)]), p95Ms: round(sorted[Math.min(times.length - 1, Math.floor(times.length * 0.95))]) };
+  return {
+    runs: times.length,
+    p50Ms: round(sorted[Math.floor(times.length / 2)]),
+    p95Ms: round(sorted[Math.min(times.length - 1, Math.floor(times.length * 0.95))]),
+  };
 }
 
 async function measure(target: McpStdioTarget, tool: string, args: Record<string, unknown>) {
@@ -50,7 +54,10 @@ async function measure(target: McpStdioTarget, tool: string, args: Record<string
   const times = { perRun: [] as number[], perWorker: [] as number[] };
   try {
     for (let run = 0; run < WARM_UP_RUNS + RUNS; run++) {
-      for (const [mode, body] of [['perRun', perRun], ['perWorker', () => calls(shared)]] as const) {
+      for (const [mode, body] of [
+        ['perRun', perRun],
+        ['perWorker', () => calls(shared)],
+      ] as const) {
         const began = performance.now();
         await body();
         if (run >= WARM_UP_RUNS) times[mode].push(performance.now() - began);
@@ -61,7 +68,11 @@ async function measure(target: McpStdioTarget, tool: string, args: Record<string
   }
   const perRunFigures = figures(times.perRun);
   const perWorkerFigures = figures(times.perWorker);
-  return { perRun: perRunFigures, perWorker: perWorkerFigures, ratio_perRun_vs_perWorker: Number((perRunFigures.p50Ms / perWorkerFigures.p50Ms).toFixed(1)) };
+  return {
+    perRun: perRunFigures,
+    perWorker: perWorkerFigures,
+    ratio_perRun_vs_perWorker: Number((perRunFigures.p50Ms / perWorkerFigures.p50Ms).toFixed(1)),
+  };
 }
 
 const folder = mkdtempSync(join(tmpdir(), 'mcpflow-bench-fs-'));
@@ -84,7 +95,8 @@ try {
       (['perRun', 'perWorker'] as const).map((mode) => ({ server, mode, ...result[server][mode] })),
     ),
   );
-  for (const server of ['everything', 'filesystem'] as const) console.log(`${server}: per-run / per-worker p50 = ${result[server].ratio_perRun_vs_perWorker}`);
+  for (const server of ['everything', 'filesystem'] as const)
+    console.log(`${server}: per-run / per-worker p50 = ${result[server].ratio_perRun_vs_perWorker}`);
   mkdirSync('bench/results', { recursive: true });
   writeFileSync(RESULTS_FILE, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`wrote ${RESULTS_FILE}`);

@@ -32,14 +32,39 @@ export async function openBenchStore(mongoUrl: string): Promise<BenchStore> {
   const recordModel = connection.model<NodeExecutionDoc>(NODE_EXECUTION_MODEL, NodeExecutionSchema);
   const sessionModel = connection.model(RUN_MCP_SESSION_MODEL, RunMcpSessionSchema);
   await Promise.all([runModel.init(), recordModel.init(), sessionModel.init()]);
-  return { connection, runs: new RunRepository(runModel), runModel, executions: new NodeExecutionRepository(recordModel), close: () => connection.close() };
+  return {
+    connection,
+    runs: new RunRepository(runModel),
+    runModel,
+    executions: new NodeExecutionRepository(recordModel),
+    close: () => connection.close(),
+  };
 }
 
 /** A node record like an echo run's (about 1 KB with its resume state). */
 export function benchRecord(runId: string, seq: number): ExecutionRecord {
   const now = Date.now();
-  const outputs = { result: `Echo: history ${seq}`, text: `Echo: history ${seq}`, content: [{ type: 'text', text: `Echo: history ${seq}` }], isError: false };
-  return { runId, seq, nodeId: `n${seq}`, type: seq === 2 ? 'mcpTool' : 'template', status: 'succeeded', attempt: 1, startedAt: now, finishedAt: now, durationMs: 1, inputs: { message: 'history' }, outputs, activeHandles: ['out'], state: { outputs } };
+  const outputs = {
+    result: `Echo: history ${seq}`,
+    text: `Echo: history ${seq}`,
+    content: [{ type: 'text', text: `Echo: history ${seq}` }],
+    isError: false,
+  };
+  return {
+    runId,
+    seq,
+    nodeId: `n${seq}`,
+    type: seq === 2 ? 'mcpTool' : 'template',
+    status: 'succeeded',
+    attempt: 1,
+    startedAt: now,
+    finishedAt: now,
+    durationMs: 1,
+    inputs: { message: 'history' },
+    outputs,
+    activeHandles: ['out'],
+    state: { outputs },
+  };
 }
 
 async function inParallel(total: number, inFlight: number, task: (index: number) => Promise<void>): Promise<void> {
@@ -61,7 +86,11 @@ async function inParallel(total: number, inFlight: number, task: (index: number)
 export async function makeHistory(store: BenchStore, count: number, workflowIds: string[]): Promise<void> {
   const ids: Types.ObjectId[] = [];
   await inParallel(count, 16, async (index) => {
-    const { run } = await store.runs.insert({ workflowId: workflowIds[index % workflowIds.length], version: 1, inputs: { message: `history ${index}` } });
+    const { run } = await store.runs.insert({
+      workflowId: workflowIds[index % workflowIds.length],
+      version: 1,
+      inputs: { message: `history ${index}` },
+    });
     ids.push(run._id);
     for (let seq = 1; seq <= 3; seq++) await store.executions.saveExecution(benchRecord(String(run._id), seq));
   });
@@ -72,7 +101,17 @@ export async function makeHistory(store: BenchStore, count: number, workflowIds:
     const now = new Date();
     await store.runModel.updateMany(
       { _id: { $in: batch } },
-      { $set: { status, startedAt: now, finishedAt: now, durationMs: 5, claims: 1, outputs: '{"echoed":"history"}', stats: { nodesExecuted: 3, nodesSkipped: 0, nodesFailed: 0 } } },
+      {
+        $set: {
+          status,
+          startedAt: now,
+          finishedAt: now,
+          durationMs: 5,
+          claims: 1,
+          outputs: '{"echoed":"history"}',
+          stats: { nodesExecuted: 3, nodesSkipped: 0, nodesFailed: 0 },
+        },
+      },
     );
   }
 }

@@ -20,7 +20,8 @@ type Operation = 'claim' | 'nodeRecord' | 'finish' | 'logRead' | 'listByWorkflow
 type Figures = Record<Operation, { p50: number; p95: number }>;
 
 const round = (value: number) => Number(value.toFixed(2));
-const percentile = (times: number[], p: number) => round([...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(times.length * p))]);
+const percentile = (times: number[], p: number) =>
+  round([...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(times.length * p))]);
 
 async function timed(times: number[], work: () => Promise<unknown>): Promise<void> {
   const began = performance.now();
@@ -40,14 +41,16 @@ async function measure(store: BenchStore, workflowIds: string[]): Promise<Figure
     for (let seq = 1; seq <= 3; seq++) await timed(times.nodeRecord, () => store.executions.saveExecution(benchRecord(runId, seq)));
     const run = claimed;
     await timed(times.finish, async () => {
-      if (!(await store.runs.finish(run, 'lease', { status: 'succeeded', outputs: { echoed: 'x' }, finishedAt: new Date() }))) throw new Error('finish failed');
+      if (!(await store.runs.finish(run, 'lease', { status: 'succeeded', outputs: { echoed: 'x' }, finishedAt: new Date() })))
+        throw new Error('finish failed');
     });
     await timed(times.logRead, () => store.executions.logAfter(runId, 0, 51));
     // GET /runs?workflowId&status: newest first, a page of 50 (+1 to know about the next page).
     await timed(times.listByWorkflowAndStatus, () => store.runs.page({ workflowId: workflowIds[1], status: 'succeeded' }, { limit: 50 }));
   }
   const figures = {} as Figures;
-  for (const [operation, samples] of Object.entries(times) as [Operation, number[]][]) figures[operation] = { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) };
+  for (const [operation, samples] of Object.entries(times) as [Operation, number[]][])
+    figures[operation] = { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95) };
   return figures;
 }
 
@@ -56,7 +59,10 @@ async function pushdown(store: BenchStore, workflowId: string): Promise<Record<s
   const db = store.connection.db;
   if (!db) return {};
   const explain = async (collection: string, filter: Record<string, unknown>, sort?: Record<string, 1 | -1>) => {
-    const answer = (await db.command({ explain: { find: collection, filter, ...(sort && { sort }), limit: 51 } })) as Record<string, unknown>;
+    const answer = (await db.command({ explain: { find: collection, filter, ...(sort && { sort }), limit: 51 } })) as Record<
+      string,
+      unknown
+    >;
     const { filterPushdown, sortPushdown, limitPushdown } = answer;
     return { filterPushdown, sortPushdown, limitPushdown };
   };
@@ -103,9 +109,13 @@ async function main(): Promise<void> {
     })),
   );
   console.table(rows);
-  for (const result of results) console.log(result.backend, 'history made in', result.historySeconds, 's; pushdown', JSON.stringify(result.pushdown));
+  for (const result of results)
+    console.log(result.backend, 'history made in', result.historySeconds, 's; pushdown', JSON.stringify(result.pushdown));
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync(RESULTS_FILE, `${JSON.stringify({ measuredAt: new Date().toISOString(), history: HISTORY, samples: SAMPLES, unit: 'ms', results }, null, 2)}\n`);
+  writeFileSync(
+    RESULTS_FILE,
+    `${JSON.stringify({ measuredAt: new Date().toISOString(), history: HISTORY, samples: SAMPLES, unit: 'ms', results }, null, 2)}\n`,
+  );
   console.log(`written to ${RESULTS_FILE}`);
 }
 

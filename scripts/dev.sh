@@ -2,7 +2,7 @@
 # mcpflow's two commands and their helpers.
 #   scripts/dev.sh up       install what is missing, start PostgreSQL + FerretDB + Redis (unless MONGO_URL /
 #                           REDIS_URL point elsewhere), build, start API and worker; wait for readiness
-#   scripts/dev.sh test     typecheck, lint, import cycles, build, unit and e2e tests against
+#   scripts/dev.sh test     typecheck, lint, formatting, import cycles, build, unit and e2e tests against
 #                           throwaway services; non-zero exit on any failure
 #   scripts/dev.sh down | status | logs [api|worker|mongo|postgres|redis]
 # `up` starts only what is not running (a process that died, even one not yet reaped, is not);
@@ -26,6 +26,17 @@ secrets_key() {
   if [ ! -s "$file" ]; then
     (umask 077 && node -e "process.stdout.write(require('node:crypto').randomBytes(32).toString('hex'))" >"$file")
     log "generated a local SECRETS_KEY in $file (keep it: it decrypts stored secrets)"
+  fi
+  cat "$file"
+}
+
+# The local admin API key: made once on the first start (kept across restarts), seeded by the API
+# (ADMIN_API_KEY, stored hashed) and handed to the user as API_KEY in stack.env.
+admin_api_key() {
+  local file=$DATA_DIR/admin-api.key
+  if [ ! -s "$file" ]; then
+    (umask 077 && node -e "process.stdout.write('mcpf_' + require('node:crypto').randomBytes(32).toString('base64url'))" >"$file")
+    log "generated the local admin API key in $file (source $DATA_DIR/stack.env: API_KEY)"
   fi
   cat "$file"
 }
@@ -82,6 +93,7 @@ cmd_up() {
   if [ "${MCPFLOW_SKIP_BUILD:-}" != 1 ]; then log "building"; npm run --silent build; fi
   export MONGO_URL=$mongo_url REDIS_URL=$redis_url API_PORT=$api_port
   export SECRETS_KEY=${SECRETS_KEY:-$(secrets_key)}
+  export ADMIN_API_KEY=${ADMIN_API_KEY:-$(admin_api_key)}
   local worker_log_from=1
   for name in "${started[@]}"; do
     log "starting $name"
@@ -106,7 +118,8 @@ cmd_up() {
     log "the stack is not ready; last lines of $LOG_DIR/api.log:"; tail -n 30 "$LOG_DIR/api.log" >&2
     exit 1
   fi
-  printf 'API_URL=%s\nMONGO_URL=%s\nREDIS_URL=%s\n' "$api_url" "$mongo_url" "$redis_url" >"$DATA_DIR/stack.env"
+  (umask 077 && printf 'API_URL=%s\nAPI_KEY=%s\nMONGO_URL=%s\nREDIS_URL=%s\n' "$api_url" "$ADMIN_API_KEY" "$mongo_url" "$redis_url" >"$DATA_DIR/stack.env")
+  chmod 600 "$DATA_DIR/stack.env"
   log "ready: $api_url (settings in $DATA_DIR/stack.env, logs: scripts/dev.sh logs)"
   echo "$api_url"
 }

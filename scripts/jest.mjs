@@ -6,7 +6,15 @@ const [project, ...args] = process.argv.slice(2);
 const extra = project === 'e2e' ? ['--runInBand'] : [];
 const result = spawnSync(
   process.execPath,
-  ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', ...args, ...extra, '--selectProjects', project],
+  [
+    '--experimental-vm-modules',
+    '--no-warnings=ExperimentalWarning',
+    'node_modules/jest/bin/jest.js',
+    ...args,
+    ...extra,
+    '--selectProjects',
+    project,
+  ],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

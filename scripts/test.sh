@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite (`scripts/dev.sh test`): installs what is missing, starts throwaway
 # FerretDB (on a throwaway PostgreSQL) and Redis on free loopback ports (unless MONGO_URL / REDIS_URL
-# are set), then typecheck, lint, import cycles, build, MCP conformance of the client and of a
-# published server, unit tests, e2e tests. Every step runs; any failure fails.
+# are set), then typecheck, lint, import cycles, build, the committed OpenAPI document, MCP
+# conformance of the client and of a published server, unit tests, e2e tests. Every step runs; any
+# failure fails.
 # With arguments (`scripts/dev.sh test <jest path pattern>…`) only the build and the matching unit
 # and e2e tests run: the quick loop while working on one part.
 set -uo pipefail
@@ -16,6 +17,12 @@ set -e
 ensure_node
 ensure_node_modules
 ensure_redis
+# The /docs page is checked in a real browser: Debian's chromium (test/openapi/docs-page.e2e-spec.ts).
+if ! command -v chromium >/dev/null; then
+  log "installing Debian's chromium"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
 ensure_ferretdb
 # MCPFLOW_FERRETDB_BACKEND=sqlite: the earlier embedded backend instead of PostgreSQL.
 BACKEND=${MCPFLOW_FERRETDB_BACKEND:-postgresql}
@@ -76,9 +83,12 @@ JEST=(node --experimental-vm-modules --no-warnings=ExperimentalWarning node_modu
 if [ $# -eq 0 ]; then
   step typecheck node_modules/.bin/tsc -p tsconfig.json --noEmit
   step lint node_modules/.bin/eslint --max-warnings=0 .
+  step format node_modules/.bin/prettier --check --log-level=warn .
   step import-cycles node_modules/.bin/madge --circular --warning --extensions ts --ts-config tsconfig.json apps libs bench test
 fi
 step build node_modules/.bin/tsc -p tsconfig.build.json
+# docs/openapi.json must be what the routes describe now (`npm run openapi` rewrites it).
+step openapi-document node scripts/openapi.mjs --check
 # MCP conformance of the client (installs the pinned suite + Node 22 under ~/.cache/mcpflow on first use).
 [ $# -eq 0 ] && step conformance "$ROOT/scripts/conformance.sh"
 # MCP conformance of a published MCP server (mcpflow as a server; same pinned suite).

@@ -50,7 +50,13 @@ describe('agent node', () => {
   const agent = (config: Record<string, unknown> = {}): NodeDefinition => ({
     id: 'agent',
     type: 'agent',
-    config: { providerId: PROVIDER_ID, model: 'gpt-test', toolsets: [{ toolsetId: EVERYTHING, tools: ['get-sum', 'echo'] }], maxIterations: 5, ...config },
+    config: {
+      providerId: PROVIDER_ID,
+      model: 'gpt-test',
+      toolsets: [{ toolsetId: EVERYTHING, tools: ['get-sum', 'echo'] }],
+      maxIterations: 5,
+      ...config,
+    },
     inputs: { system: { value: 'You are a calculator.' }, prompt: { template: 'Add {{start.a}} and {{start.b}}, then echo the result.' } },
   });
   const runAgent = (node: NodeDefinition, signal?: AbortSignal): Promise<NodeRun> =>
@@ -79,7 +85,10 @@ describe('agent node', () => {
     ]);
     // Tools in the server's order; the config only chooses which.
     expect(first.body.tools?.map((tool) => tool.function.name)).toEqual(['echo', 'get-sum']);
-    expect(first.body.tools?.[1].function.parameters).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } });
+    expect(first.body.tools?.[1].function.parameters).toMatchObject({
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number' } },
+    });
     // The assistant's tool call and its result go back with matching ids.
     const asked = second.body.messages.find((message) => message.role === 'assistant');
     expect(toolMessages(second.body)[0].tool_call_id).toBe(asked?.tool_calls?.[0].id);
@@ -87,7 +96,15 @@ describe('agent node', () => {
 
     const calls = toolCallsOf(result);
     expect(calls).toMatchObject([
-      { name: 'get-sum', toolsetId: EVERYTHING, tool: 'get-sum', arguments: { a: 2, b: 3 }, isError: false, sessionReused: false, result: 'The sum of 2 and 3 is 5.' },
+      {
+        name: 'get-sum',
+        toolsetId: EVERYTHING,
+        tool: 'get-sum',
+        arguments: { a: 2, b: 3 },
+        isError: false,
+        sessionReused: false,
+        result: 'The sum of 2 and 3 is 5.',
+      },
       { name: 'echo', toolsetId: EVERYTHING, tool: 'echo', isError: false, sessionReused: true },
     ]);
     expect(result.record.outputs.usage).toEqual({ promptTokens: 120, completionTokens: 20, totalTokens: 140 });
@@ -101,7 +118,10 @@ describe('agent node', () => {
   });
 
   it('runs the tool calls of one turn concurrently, across toolsets whose names clash, mapped back exactly', async () => {
-    const toolsets = [{ toolsetId: EVERYTHING, tools: ['echo', 'get-sum'] }, { toolsetId: FIXTURE, tools: ['echo', 'slow'] }];
+    const toolsets = [
+      { toolsetId: EVERYTHING, tools: ['echo', 'get-sum'] },
+      { toolsetId: FIXTURE, tools: ['echo', 'slow'] },
+    ];
     const slow = { steps: 1, stepMs: 400, progress: false };
     const echoesBefore = tools.fixture.calls('echo');
     llm.server.enqueue(
@@ -154,7 +174,12 @@ describe('agent node', () => {
     const result = await runAgent(agent());
     expect(result.outcome.status).toBe('succeeded');
     const [unknown, sum] = toolCallsOf(result);
-    expect(unknown).toMatchObject({ name: 'multiply', isError: true, error: { code: 'UNKNOWN_TOOL' }, arguments: { a: 2, b: 3, password: '***' } });
+    expect(unknown).toMatchObject({
+      name: 'multiply',
+      isError: true,
+      error: { code: 'UNKNOWN_TOOL' },
+      arguments: { a: 2, b: 3, password: '***' },
+    });
     expect(unknown.toolsetId).toBeUndefined();
     expect(sum).toMatchObject({ tool: 'get-sum', isError: false });
     expect(JSON.stringify(result.records)).not.toContain('hunter2');
@@ -162,9 +187,16 @@ describe('agent node', () => {
 
   it('answers malformed and schema-violating arguments with errors, and the model corrects them', async () => {
     llm.server.enqueue(
-      { toolCalls: [{ name: 'get-sum', arguments: '{"a": 2, "b":' }, { name: 'get-sum', arguments: { a: 'two', b: 3 } }] },
+      {
+        toolCalls: [
+          { name: 'get-sum', arguments: '{"a": 2, "b":' },
+          { name: 'get-sum', arguments: { a: 'two', b: 3 } },
+        ],
+      },
       (request) => {
-        const [malformed, invalid] = toolMessages(request.body).map((message) => JSON.parse(String(message.content)) as { error: { code: string; message: string } });
+        const [malformed, invalid] = toolMessages(request.body).map(
+          (message) => JSON.parse(String(message.content)) as { error: { code: string; message: string } },
+        );
         expect(malformed.error.code).toBe('TOOL_ARGUMENTS_INVALID');
         expect(malformed.error.message).toMatch(/not valid JSON/);
         expect(invalid.error.code).toBe('MCP_INPUT_INVALID');
@@ -183,16 +215,15 @@ describe('agent node', () => {
   });
 
   it('feeds an isError tool result back as an error, and the run goes on', async () => {
-    llm.server.enqueue(
-      { toolCalls: [{ name: 'fail', arguments: { reason: 'disk full' } }] },
-      (request) => {
-        expect(JSON.parse(String(lastMessage(request).content))).toEqual({ error: { code: 'MCP_TOOL_ERROR', message: 'disk full' } });
-        return { text: 'The tool failed: disk full.' };
-      },
-    );
+    llm.server.enqueue({ toolCalls: [{ name: 'fail', arguments: { reason: 'disk full' } }] }, (request) => {
+      expect(JSON.parse(String(lastMessage(request).content))).toEqual({ error: { code: 'MCP_TOOL_ERROR', message: 'disk full' } });
+      return { text: 'The tool failed: disk full.' };
+    });
     const result = await runAgent(agent({ toolsets: [{ toolsetId: FIXTURE, tools: ['fail'] }] }));
     expect(result.outcome.status).toBe('succeeded');
-    expect(toolCallsOf(result)).toMatchObject([{ tool: 'fail', isError: true, error: { code: 'MCP_TOOL_ERROR', message: 'disk full' }, sessionReused: false }]);
+    expect(toolCallsOf(result)).toMatchObject([
+      { tool: 'fail', isError: true, error: { code: 'MCP_TOOL_ERROR', message: 'disk full' }, sessionReused: false },
+    ]);
   });
 
   it('fails with AGENT_MAX_ITERATIONS when the model keeps asking for tools, logging what it did', async () => {

@@ -19,7 +19,12 @@ describe('agent workflow, API → queue → worker', () => {
 
   beforeAll(async () => {
     [stack, llm, everything] = await Promise.all([startRunStack(), startFakeOpenAiServer(), startServerEverything('streamableHttp')]);
-    const provider = await api<{ id: string }>(stack.apiUrl, 'POST', '/providers', { name: 'fake', baseURL: llm.baseURL, apiKey: API_KEY, models: ['gpt-test'] });
+    const provider = await api<{ id: string }>(stack.apiUrl, 'POST', '/providers', {
+      name: 'fake',
+      baseURL: llm.baseURL,
+      apiKey: API_KEY,
+      models: ['gpt-test'],
+    });
     expect(provider.status).toBe(201);
     providerId = provider.body.id;
     toolsetId = await registerToolset(stack.apiUrl, everything.url, 'everything');
@@ -49,7 +54,12 @@ describe('agent workflow, API → queue → worker', () => {
   });
 
   it('validates agent nodes at save time (unknown tool, bad maxIterations)', async () => {
-    const res = await api<{ errors: Array<{ path: string; code: string }> }>(stack.apiUrl, 'POST', '/workflows', workflow({ toolsets: [{ toolsetId, tools: ['nope'] }], maxIterations: 0 }));
+    const res = await api<{ errors: Array<{ path: string; code: string }> }>(
+      stack.apiUrl,
+      'POST',
+      '/workflows',
+      workflow({ toolsets: [{ toolsetId, tools: ['nope'] }], maxIterations: 0 }),
+    );
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual(
       expect.arrayContaining([
@@ -78,7 +88,10 @@ describe('agent workflow, API → queue → worker', () => {
     const run = await runToEnd(stack.apiUrl, workflowId, { a: 20, b: 22 });
 
     expect(run.status).toBe('succeeded');
-    expect(run.outputs).toMatchObject({ answer: 'It is 42.', calls: [{ tool: 'get-sum', isError: false, result: 'The sum of 20 and 22 is 42.' }] });
+    expect(run.outputs).toMatchObject({
+      answer: 'It is 42.',
+      calls: [{ tool: 'get-sum', isError: false, result: 'The sum of 20 and 22 is 42.' }],
+    });
     expect(llm.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${API_KEY}`, `Bearer ${API_KEY}`]);
 
     const logs = await allLogs(stack.apiUrl, run.id);
@@ -104,7 +117,12 @@ describe('agent workflow, API → queue → worker', () => {
     expect(run.status).toBe('failed');
     expect(run.error).toMatchObject({ code: 'AGENT_MAX_ITERATIONS', nodeId: 'agent' });
     const agentLog = (await allLogs(stack.apiUrl, run.id)).find((item) => item.nodeId === 'agent') as LogItem & Record<string, unknown>;
-    expect(agentLog).toMatchObject({ status: 'failed', error: { code: 'AGENT_MAX_ITERATIONS' }, iterations: 2, toolCalls: [{ tool: 'get-sum' }] });
+    expect(agentLog).toMatchObject({
+      status: 'failed',
+      error: { code: 'AGENT_MAX_ITERATIONS' },
+      iterations: 2,
+      toolCalls: [{ tool: 'get-sum' }],
+    });
   });
 
   it('cancels a run while the model is thinking', async () => {

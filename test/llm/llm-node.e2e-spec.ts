@@ -67,7 +67,10 @@ describe('llm node', () => {
       const { outcome, record } = await harness.run(llmNode({ responseSchema }), { inputs: { country: 'France' } });
       expect(outcome.status).toBe('succeeded');
       expect(record.outputs.json).toEqual({ city: 'Paris', population: 2100000 });
-      expect(harness.server.requests[0].body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'response', schema: responseSchema, strict: false } });
+      expect(harness.server.requests[0].body.response_format).toEqual({
+        type: 'json_schema',
+        json_schema: { name: 'response', schema: responseSchema, strict: false },
+      });
     });
 
     it('accepts JSON wrapped in a Markdown fence', async () => {

@@ -17,7 +17,12 @@ describe('providers REST', () => {
   });
 
   it('creates a provider, masks the key, seals it at rest', async () => {
-    const created = await call('POST', '/providers', { name: 'local', baseURL: 'http://127.0.0.1:1/v1', apiKey: KEY, models: ['gpt-test'] });
+    const created = await call('POST', '/providers', {
+      name: 'local',
+      baseURL: 'http://127.0.0.1:1/v1',
+      apiKey: KEY,
+      models: ['gpt-test'],
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'local', baseURL: 'http://127.0.0.1:1/v1', apiKey: '***', models: ['gpt-test'] });
     expect(created.body.id).toMatch(/^[0-9a-f]{24}$/);
@@ -76,7 +81,10 @@ describe('providers REST', () => {
     expect(first.body.items.map((item) => item.name)).toEqual(['p3', 'p2']);
     expect(first.body.items.every((item) => item.apiKey === '***')).toBe(true);
     expect(first.body.nextCursor).toEqual(expect.any(String));
-    const second = await call<{ items: Array<{ name: string }>; nextCursor: string | null }>('GET', `/providers?limit=2&cursor=${first.body.nextCursor}`);
+    const second = await call<{ items: Array<{ name: string }>; nextCursor: string | null }>(
+      'GET',
+      `/providers?limit=2&cursor=${first.body.nextCursor}`,
+    );
     expect(second.body.items.map((item) => item.name)).toEqual(['p1', 'after']);
     expect((await call('GET', '/providers?limit=0')).status).toBe(400);
   });
@@ -89,8 +97,9 @@ describe('providers REST', () => {
     expect((await call('GET', '/providers/not-an-id')).status).toBe(404);
   });
 
-  it('refuses to delete a provider (409 PROVIDER_IN_USE) while a live workflow\'s latest version uses it', async () => {
-    const provider = async (name: string) => (await call('POST', '/providers', { name, baseURL: 'https://api.example.com/v1', apiKey: KEY })).body.id as string;
+  it("refuses to delete a provider (409 PROVIDER_IN_USE) while a live workflow's latest version uses it", async () => {
+    const provider = async (name: string) =>
+      (await call('POST', '/providers', { name, baseURL: 'https://api.example.com/v1', apiKey: KEY })).body.id as string;
     const [byVersion, byDelete] = [await provider('used-then-dropped'), await provider('used-until-deleted')];
     const withLlm = (providerId: string) => ({
       name: 'asks a model',
@@ -117,7 +126,14 @@ describe('providers REST', () => {
     }
 
     // A new version without the llm node frees the provider; so does deleting the workflow.
-    const withoutLlm = { name: 'no model', nodes: [{ id: 'start', type: 'start' }, { id: 'end', type: 'end' }], edges: [{ source: 'start', target: 'end' }] };
+    const withoutLlm = {
+      name: 'no model',
+      nodes: [
+        { id: 'start', type: 'start' },
+        { id: 'end', type: 'end' },
+      ],
+      edges: [{ source: 'start', target: 'end' }],
+    };
     expect((await call('PUT', `/workflows/${first.body.id}`, withoutLlm)).status).toBe(200);
     expect((await call('DELETE', `/providers/${byVersion}`)).status).toBe(204);
     expect((await call('DELETE', `/workflows/${second.body.id}`)).status).toBe(204);

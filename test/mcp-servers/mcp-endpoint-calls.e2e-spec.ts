@@ -4,22 +4,54 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
 import type { RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
-import { closeV1, connectV1, connectV1Sse, connectV2, createGreetWorkflow, greetWorkflow, publish, slowWorkflow, type PublishedServer } from '../support/mcp-servers.js';
+import {
+  closeV1,
+  connectV1,
+  connectV1Sse,
+  connectV2,
+  createGreetWorkflow,
+  greetWorkflow,
+  publish,
+  slowWorkflow,
+  type PublishedServer,
+} from '../support/mcp-servers.js';
 import { createWorkflow, registerToolset, startRunStack, waitForRun } from '../support/runs.js';
+import { keyOf } from '../support/auth.js';
 import type { TestStack } from '../support/stack.js';
 
-type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: unknown; _meta?: Record<string, unknown> };
+type ToolResult = {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: unknown;
+  _meta?: Record<string, unknown>;
+};
 
 /** A raw request with any Host / Origin (fetch would not let a test forge Host). */
 function rawPost(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    // node:http, not fetch: the Host header must be settable. So the stack's key is sent here by hand.
+    const auth = { authorization: `Bearer ${keyOf(url)}` };
+    const req = httpRequest(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...auth, ...headers },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
-    req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }));
+    req.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
+    );
   });
 }
 
@@ -48,7 +80,10 @@ describe('published MCP server: progress, cancel, errors, list_changed, DNS rebi
         { source: 'boom', target: 'end' },
       ],
     });
-    server = await publish(stack.apiUrl, { name: 'behaviour', tools: [{ workflowId: greetId }, { workflowId: slowId }, { workflowId: failId, name: 'fails' }] });
+    server = await publish(stack.apiUrl, {
+      name: 'behaviour',
+      tools: [{ workflowId: greetId }, { workflowId: slowId }, { workflowId: failId, name: 'fails' }],
+    });
   }, 30_000);
   afterAll(async () => {
     await stack.close();
@@ -66,13 +101,16 @@ describe('published MCP server: progress, cancel, errors, list_changed, DNS rebi
     const { tools } = await client.listTools();
     expect(tools.find((tool) => tool.name === 'slow')?.outputSchema).toEqual({ type: 'object', properties: { text: { type: 'string' } } });
     const updates: Array<{ progress: number; total?: number; message?: string }> = [];
-    const result = (await client.callTool({ name: 'slow', arguments: { steps: 2, stepMs: 20 } }, undefined, { onprogress: (update) => void updates.push(update) })) as ToolResult;
+    const result = (await client.callTool({ name: 'slow', arguments: { steps: 2, stepMs: 20 } }, undefined, {
+      onprogress: (update) => void updates.push(update),
+    })) as ToolResult;
     expect(result.isError ?? false).toBe(false);
     expect(result.structuredContent).toEqual({ text: 'done after 2 steps' });
     const runId = String(result._meta?.['mcpflow/runId']);
     expect(updates.map((update) => update.progress)).toEqual(updates.map((_, index) => index + 1));
     expect(updates.every((update) => update.total === 4)).toBe(true);
-    for (const node of ['start', 'first', 'slow']) expect(updates.some((update) => update.message === `run ${runId}: node ${node} succeeded`)).toBe(true);
+    for (const node of ['start', 'first', 'slow'])
+      expect(updates.some((update) => update.message === `run ${runId}: node ${node} succeeded`)).toBe(true);
     await closeV1(client);
   });
 
@@ -132,6 +170,19 @@ describe('published MCP server: progress, cancel, errors, list_changed, DNS rebi
     await client.close();
   });
 
+  it('keeps the run going when a client times out (its cancel says so): the result stays in GET /runs/:id', async () => {
+    for (const connect of [() => connectV1(server.url), () => connectV1Sse(server.url)]) {
+      const client = await connect();
+      const callsBefore = fixture.calls('slow');
+      const call = client.callTool({ name: 'slow', arguments: { steps: 10, stepMs: 100 } }, undefined, { timeout: 300 });
+      await expect(call).rejects.toThrow(/timed out/i);
+      await waitUntil(() => fixture.calls('slow') > callsBefore, 10_000, 'the slow call');
+      const run = await waitForRun(stack.apiUrl, (await latestRunOf(slowId)).id, 15_000);
+      expect(run).toMatchObject({ status: 'succeeded', outputs: { text: 'done after 10 steps' } });
+      await client.close();
+    }
+  });
+
   it('tells connected clients of every generation tools/list_changed when a published workflow changes', async () => {
     let v1Changes = 0;
     let sseChanges = 0;
@@ -140,7 +191,9 @@ describe('published MCP server: progress, cancel, errors, list_changed, DNS rebi
     v1.setNotificationHandler(ToolListChangedNotificationSchema, () => void (v1Changes += 1));
     const sse = await connectV1Sse(server.url);
     sse.setNotificationHandler(ToolListChangedNotificationSchema, () => void (sseChanges += 1));
-    const v2 = await connectV2(server.url, { listChanged: { tools: { onChanged: (_error, tools) => void v2Changes.push((tools ?? []).map((tool) => tool.name)) } } });
+    const v2 = await connectV2(server.url, {
+      listChanged: { tools: { onChanged: (_error, tools) => void v2Changes.push((tools ?? []).map((tool) => tool.name)) } },
+    });
     // The v1 client opens its GET stream after initialize, the v2 client its subscription: let both settle.
     await waitUntil(() => v2.autoOpenedSubscription !== undefined, 5000, 'the v2 subscription');
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -21,13 +21,24 @@ describe('published MCP server: every client generation lists and calls workflow
   });
 
   async function expectGreetingCall(call: (name: string, args: Record<string, unknown>) => Promise<unknown>) {
-    const result = (await call('Greet_someone', { name: 'Ada', n: 3 })) as { structuredContent: unknown; content: Array<{ text: string }>; isError?: boolean; _meta: Record<string, string> };
+    const result = (await call('Greet_someone', { name: 'Ada', n: 3 })) as {
+      structuredContent: unknown;
+      content: Array<{ text: string }>;
+      isError?: boolean;
+      _meta: Record<string, string>;
+    };
     expect(result.isError ?? false).toBe(false);
     expect(result.structuredContent).toEqual({ greeting: 'Hello Ada', n: 3 });
     expect(JSON.parse(result.content[0].text)).toEqual({ greeting: 'Hello Ada', n: 3 });
     const runId = result._meta['mcpflow/runId'];
     const run = await api<RunView>(stack.apiUrl, 'GET', `/runs/${runId}`);
-    expect(run.body).toMatchObject({ status: 'succeeded', source: 'mcp', mcpServerId: server.id, workflowId: greetId, inputs: { name: 'Ada', n: 3 } });
+    expect(run.body).toMatchObject({
+      status: 'succeeded',
+      source: 'mcp',
+      mcpServerId: server.id,
+      workflowId: greetId,
+      inputs: { name: 'Ada', n: 3 },
+    });
   }
 
   it('SDK v1 over Streamable HTTP (2025-11-25): tools/list shows the workflow, tools/call is a run', async () => {
@@ -69,7 +80,9 @@ describe('published MCP server: every client generation lists and calls workflow
     });
     const holder = await publish(stack.apiUrl, { name: 'secretive', tools: [{ workflowId: secretId, name: 'secretive' }] });
     const client = await connectV2(holder.url);
-    const result = (await client.callTool({ name: 'secretive', arguments: { token: 'sk-very-secret-value' } })) as { _meta: Record<string, string> };
+    const result = (await client.callTool({ name: 'secretive', arguments: { token: 'sk-very-secret-value' } })) as {
+      _meta: Record<string, string>;
+    };
     const run = await api<RunView>(stack.apiUrl, 'GET', `/runs/${result._meta['mcpflow/runId']}`);
     expect(run.body).toMatchObject({ status: 'succeeded', inputs: { token: '***' } });
     expect(JSON.stringify(run.body)).not.toContain('sk-very-secret-value');

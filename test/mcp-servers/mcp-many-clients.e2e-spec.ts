@@ -6,8 +6,19 @@ import type { INestApplication } from '@nestjs/common';
 import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
 import type { RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
-import { closeV1, connectV1, connectV1Sse, connectV2, createGreetWorkflow, greetWorkflow, publish, slowWorkflow, type PublishedServer } from '../support/mcp-servers.js';
+import {
+  closeV1,
+  connectV1,
+  connectV1Sse,
+  connectV2,
+  createGreetWorkflow,
+  greetWorkflow,
+  publish,
+  slowWorkflow,
+  type PublishedServer,
+} from '../support/mcp-servers.js';
 import { createWorkflow, registerToolset, runToEnd, startRunStack, waitForRun } from '../support/runs.js';
+import { keyOf } from '../support/auth.js';
 import { startApi, type TestStack } from '../support/stack.js';
 
 type ToolResult = { isError?: boolean; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> };
@@ -45,7 +56,10 @@ describe('published MCP server under load and behind several API processes', () 
     greetId = await createGreetWorkflow(stack.apiUrl, 'hello', 'Hello');
     const hey = await createGreetWorkflow(stack.apiUrl, 'hey', 'Hey');
     const bonjour = await createGreetWorkflow(stack.apiUrl, 'bonjour', 'Bonjour');
-    server = await publish(stack.apiUrl, { name: 'busy', tools: [{ workflowId: greetId }, { workflowId: hey }, { workflowId: bonjour }, { workflowId: slowId }] });
+    server = await publish(stack.apiUrl, {
+      name: 'busy',
+      tools: [{ workflowId: greetId }, { workflowId: hey }, { workflowId: bonjour }, { workflowId: slowId }],
+    });
   }, 30_000);
   afterAll(async () => {
     await second.app.close();
@@ -100,13 +114,17 @@ describe('published MCP server under load and behind several API processes', () 
       expect(result.structuredContent).toEqual({ greeting: `Hello lb-${i}`, n: 1 });
     }
     const updates: number[] = [];
-    await client.callTool({ name: 'slow', arguments: { steps: 1, stepMs: 1 } }, undefined, { onprogress: (update) => void updates.push(update.progress) });
+    await client.callTool({ name: 'slow', arguments: { steps: 1, stepMs: 1 } }, undefined, {
+      onprogress: (update) => void updates.push(update.progress),
+    });
     expect(updates.length).toBeGreaterThanOrEqual(3);
 
     // The call waits on one process; its notifications/cancelled lands on the other.
     const callsBefore = fixture.calls('slow');
     const controller = new AbortController();
-    const call = client.callTool({ name: 'slow', arguments: { steps: 200, stepMs: 50 } }, undefined, { signal: controller.signal }).catch(() => undefined);
+    const call = client
+      .callTool({ name: 'slow', arguments: { steps: 200, stepMs: 50 } }, undefined, { signal: controller.signal })
+      .catch(() => undefined);
     await waitUntil(() => fixture.calls('slow') > callsBefore, 10_000, 'the slow call');
     controller.abort();
     await call;
@@ -134,20 +152,36 @@ describe('published MCP server under load and behind several API processes', () 
     expect(toSecond.hosts()).toEqual(new Set([new URL(second.url).host]));
     // A session is reached only by its own id: an unknown one is 404 on either process.
     for (const base of [stack.apiUrl, second.url]) {
-      const res = await api(base, 'POST', `/mcp/${server.id}/messages?sessionId=00000000-0000-4000-8000-000000000000`, { jsonrpc: '2.0', id: 1, method: 'ping' });
+      const res = await api(base, 'POST', `/mcp/${server.id}/messages?sessionId=00000000-0000-4000-8000-000000000000`, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'ping',
+      });
       expect(res.status).toBe(404);
     }
     await client.close();
   }, 30_000);
 
   it('mcpflow calls its own published server: a workflow whose mcpTool node is a published workflow', async () => {
-    const toolsetId = await registerToolset(stack.apiUrl, server.url, 'mcpflow itself');
+    // The worker calls the published server like any MCP client: with an API key in the toolset's headers.
+    const registered = await api<{ id: string }>(stack.apiUrl, 'POST', '/toolsets', {
+      name: 'mcpflow itself',
+      url: server.url,
+      headers: { Authorization: `Bearer ${keyOf(stack.apiUrl)}` },
+    });
+    expect(registered.status).toBe(201);
+    const toolsetId = registered.body.id;
     const outer = await createWorkflow(stack.apiUrl, {
       name: 'outer',
       inputSchema: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] },
       nodes: [
         { id: 'start', type: 'start' },
-        { id: 'inner', type: 'mcpTool', config: { toolsetId, tool: 'bonjour' }, inputs: { name: { template: 'inner {{start.who}}' }, n: { value: 7 } } },
+        {
+          id: 'inner',
+          type: 'mcpTool',
+          config: { toolsetId, tool: 'bonjour' },
+          inputs: { name: { template: 'inner {{start.who}}' }, n: { value: 7 } },
+        },
         { id: 'end', type: 'end', inputs: { greeting: { ref: 'inner.result.greeting' }, n: { ref: 'inner.result.n' } } },
       ],
       edges: [
@@ -158,6 +192,9 @@ describe('published MCP server under load and behind several API processes', () 
     const run = await runToEnd(stack.apiUrl, outer, { who: 'Grace' });
     expect(run).toMatchObject({ status: 'succeeded', source: 'api', outputs: { greeting: 'Bonjour inner Grace', n: 7 } });
     const inner = await api<{ items: RunView[] }>(stack.apiUrl, 'GET', `/runs?limit=5`);
-    expect(inner.body.items.find((item) => item.source === 'mcp' && item.inputs.name === 'inner Grace')).toMatchObject({ status: 'succeeded', mcpServerId: server.id });
+    expect(inner.body.items.find((item) => item.source === 'mcp' && item.inputs.name === 'inner Grace')).toMatchObject({
+      status: 'succeeded',
+      mcpServerId: server.id,
+    });
   }, 30_000);
 });

@@ -43,7 +43,10 @@ describe('/mcp-servers: publishing workflows as an MCP server', () => {
     const list = await api<{ items: PublishedServer[]; nextCursor: string | null }>(stack.apiUrl, 'GET', '/mcp-servers?limit=1');
     expect(list.body.items.map((item) => item.id)).toEqual([id]);
 
-    const patched = await api<PublishedServer & { description: string | null }>(stack.apiUrl, 'PATCH', `/mcp-servers/${id}`, { description: null, tools: [{ workflowId: greetId, name: 'greet.v1' }] });
+    const patched = await api<PublishedServer & { description: string | null }>(stack.apiUrl, 'PATCH', `/mcp-servers/${id}`, {
+      description: null,
+      tools: [{ workflowId: greetId, name: 'greet.v1' }],
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ description: null, tools: [{ workflowId: greetId, name: 'greet.v1', description: null }] });
 
@@ -59,15 +62,16 @@ describe('/mcp-servers: publishing workflows as an MCP server', () => {
       extra: true,
     });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.map((problem) => problem.path).sort()).toEqual(['/extra', '/tools/0/name', '/tools/1/name', '/tools/2/workflowId']);
+    expect(bad.body.errors.map((problem) => problem.path).sort()).toEqual([
+      '/extra',
+      '/tools/0/name',
+      '/tools/1/name',
+      '/tools/2/workflowId',
+    ]);
 
     const duplicate = await api<{ errors: Problem[] }>(stack.apiUrl, 'POST', '/mcp-servers', {
       name: 'x',
-      tools: [
-        { workflowId: greetId, name: 'same' },
-        { workflowId: otherId, name: 'same' },
-        { workflowId: '0123456789abcdef01234567' },
-      ],
+      tools: [{ workflowId: greetId, name: 'same' }, { workflowId: otherId, name: 'same' }, { workflowId: '0123456789abcdef01234567' }],
     });
     expect(duplicate.status).toBe(400);
     expect(duplicate.body.errors).toEqual([

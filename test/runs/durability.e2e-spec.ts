@@ -5,7 +5,16 @@ import mongoose from 'mongoose';
 import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
 import type { AppConfig, RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
-import { allLogs, createWorkflow, expectNoSessions, FAST_RECOVERY, readEvents, registerToolset, startRun, waitForRun } from '../support/runs.js';
+import {
+  allLogs,
+  createWorkflow,
+  expectNoSessions,
+  FAST_RECOVERY,
+  readEvents,
+  registerToolset,
+  startRun,
+  waitForRun,
+} from '../support/runs.js';
 import { startRedis, type StartedService } from '../support/services.js';
 import { dropTestData, startApi, startWorker, testConfig } from '../support/stack.js';
 import { spawnWorker, type WorkerProcess } from '../support/worker-process.js';
@@ -15,8 +24,18 @@ function crashFlow(ts: string, slowSteps: number) {
   const nodes = [
     { id: 'start', type: 'start' },
     { id: 'first', type: 'mcpTool', config: { toolsetId: ts, tool: 'add' }, inputs: { a: { value: 1 }, b: { value: 2 } } },
-    { id: 'slow', type: 'mcpTool', config: { toolsetId: ts, tool: 'slow' }, inputs: { steps: { value: slowSteps }, stepMs: { value: 100 } } },
-    { id: 'third', type: 'mcpTool', config: { toolsetId: ts, tool: 'echo' }, inputs: { message: { template: 'sum {{first.result.sum}}' } } },
+    {
+      id: 'slow',
+      type: 'mcpTool',
+      config: { toolsetId: ts, tool: 'slow' },
+      inputs: { steps: { value: slowSteps }, stepMs: { value: 100 } },
+    },
+    {
+      id: 'third',
+      type: 'mcpTool',
+      config: { toolsetId: ts, tool: 'echo' },
+      inputs: { message: { template: 'sum {{first.result.sum}}' } },
+    },
     { id: 'end', type: 'end', inputs: { said: { ref: 'third.text' } } },
   ];
   return { name: 'crash', nodes, edges: nodes.slice(1).map((node, index) => ({ source: nodes[index].id, target: node.id })) };
@@ -26,7 +45,10 @@ function crashFlow(ts: string, slowSteps: number) {
 async function recordedSessions(config: AppConfig, runId: string): Promise<unknown[]> {
   const connection = await mongoose.createConnection(config.mongoUrl, { serverSelectionTimeoutMS: 3000 }).asPromise();
   try {
-    const records = await connection.collection('run_mcp_sessions').find({ runId: new mongoose.Types.ObjectId(runId) }).toArray();
+    const records = await connection
+      .collection('run_mcp_sessions')
+      .find({ runId: new mongoose.Types.ObjectId(runId) })
+      .toArray();
     return records.map(({ toolsetId, sessionId }) => ({ toolsetId, sessionId }));
   } finally {
     await connection.close();
@@ -86,7 +108,13 @@ describe('durability: a worker process dies or stops mid-run', () => {
     // `first` had finished before the kill: one call. `slow` was cut off: called again. `third`: once.
     expect(counts()).toEqual({ add: before.add + 1, slow: before.slow + 2, echo: before.echo + 1 });
     const logs = await allLogs(apiUrl, run.body.id);
-    expect(logs.map((item) => `${item.nodeId}:${item.status}`)).toEqual(['start:succeeded', 'first:succeeded', 'slow:succeeded', 'third:succeeded', 'end:succeeded']);
+    expect(logs.map((item) => `${item.nodeId}:${item.status}`)).toEqual([
+      'start:succeeded',
+      'first:succeeded',
+      'slow:succeeded',
+      'third:succeeded',
+      'end:succeeded',
+    ]);
     const events = await readEvents(`${apiUrl}/runs/${run.body.id}/events`);
     expect(events[0]).toMatchObject({ type: 'run.started', claim: 2 });
     // The resuming worker ended the killed one's session before it started; its own closed with the run.
@@ -95,7 +123,11 @@ describe('durability: a worker process dies or stops mid-run', () => {
   }, 60_000);
 
   it('SIGTERM hands the unfinished run back at once (no lock expiry to wait for) and leaves no session open', async () => {
-    const stopping = await spawnWorker(config, { WORKER_SHUTDOWN_GRACE_MS: '300', RUN_LOCK_DURATION_MS: '30000', RUN_STALLED_INTERVAL_MS: '30000' });
+    const stopping = await spawnWorker(config, {
+      WORKER_SHUTDOWN_GRACE_MS: '300',
+      RUN_LOCK_DURATION_MS: '30000',
+      RUN_STALLED_INTERVAL_MS: '30000',
+    });
     processes.push(stopping);
     const id = await createWorkflow(apiUrl, crashFlow(ts, 30));
     const before = counts();
@@ -114,7 +146,14 @@ describe('durability: a worker process dies or stops mid-run', () => {
     expect(finished.status).toBe('succeeded');
     expect(counts()).toEqual({ add: before.add + 1, slow: before.slow + 2, echo: before.echo + 1 });
     const logs = await allLogs(apiUrl, run.body.id);
-    expect(logs.map((item) => `${item.nodeId}:${item.status}`)).toEqual(['start:succeeded', 'first:succeeded', 'slow:canceled', 'slow:succeeded', 'third:succeeded', 'end:succeeded']);
+    expect(logs.map((item) => `${item.nodeId}:${item.status}`)).toEqual([
+      'start:succeeded',
+      'first:succeeded',
+      'slow:canceled',
+      'slow:succeeded',
+      'third:succeeded',
+      'end:succeeded',
+    ]);
     await expectNoSessions(fixture);
   }, 60_000);
 });

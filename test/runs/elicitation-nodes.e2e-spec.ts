@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { basicTools, greetTool, startFixtureServer, startStatelessFixtureServer, type FixtureServer, type StatelessFixtureServer } from '#mcp/testing';
+import {
+  basicTools,
+  greetTool,
+  startFixtureServer,
+  startStatelessFixtureServer,
+  type FixtureServer,
+  type StatelessFixtureServer,
+} from '#mcp/testing';
 import type { LogItem } from '#workflow/nest';
 import { api } from '../support/http.js';
 import { allLogs, createWorkflow, registerToolset, runToEnd, startRunStack, type Problem } from '../support/runs.js';
@@ -53,7 +60,9 @@ describe('runs: elicitation answered by the node', () => {
     });
     const run = await runToEnd(stack.apiUrl, workflowId);
     expect(run).toMatchObject({ status: 'succeeded', outputs: { a: 'Hello Lin', d: 'Hello Ada', n: 'no greeting (decline)' } });
-    const logs = Object.fromEntries((await allLogs(stack.apiUrl, run.id)).map((item: LogItem) => [item.nodeId, item as LogItem & { elicitations?: unknown }]));
+    const logs = Object.fromEntries(
+      (await allLogs(stack.apiUrl, run.id)).map((item: LogItem) => [item.nodeId, item as LogItem & { elicitations?: unknown }]),
+    );
     expect(logs.answered.elicitations).toEqual([{ message: 'Who should be greeted?', action: 'accept' }]);
     expect(logs.declined.elicitations).toEqual([{ message: 'Who should be greeted?', action: 'decline' }]);
   });

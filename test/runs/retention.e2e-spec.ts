@@ -49,7 +49,17 @@ describe('retention of finished runs, DELETE /runs/:id', () => {
     });
     const workflow = new Types.ObjectId(workflowId);
     await db.collection('runs').insertMany(
-      unfinished.map(({ _id, status }) => ({ _id, status, workflowId: workflow, version: 1, inputs: '{}', claims: 0, createdAt: LONG_AGO, finishedAt: LONG_AGO, checkedAt: new Date() })),
+      unfinished.map(({ _id, status }) => ({
+        _id,
+        status,
+        workflowId: workflow,
+        version: 1,
+        inputs: '{}',
+        claims: 0,
+        createdAt: LONG_AGO,
+        finishedAt: LONG_AGO,
+        checkedAt: new Date(),
+      })),
     );
   });
   afterAll(async () => {
@@ -66,7 +76,13 @@ describe('retention of finished runs, DELETE /runs/:id', () => {
     expect(run.status).toBe('succeeded');
     const runId = new Types.ObjectId(run.id);
     // A record a dead worker could have left behind goes too.
-    await db.collection('run_mcp_sessions').insertOne({ _id: `${run.id}:left-over` as unknown as Types.ObjectId, runId, toolsetId: 'x', sessionId: 'left-over', createdAt: new Date() });
+    await db.collection('run_mcp_sessions').insertOne({
+      _id: `${run.id}:left-over` as unknown as Types.ObjectId,
+      runId,
+      toolsetId: 'x',
+      sessionId: 'left-over',
+      createdAt: new Date(),
+    });
     expect(await count('node_executions', { runId })).toBe(3);
 
     const deleted = await api(apiApp.url, 'DELETE', `/runs/${run.id}`);

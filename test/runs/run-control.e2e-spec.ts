@@ -3,10 +3,25 @@ import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#
 import { Redis } from 'ioredis';
 import { runCancelChannel, type RunStreamEvent, type RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
-import { allLogs, createWorkflow, expectNoSessions, readEvents, registerToolset, runToEnd, startRun, startRunStack, waitForRun } from '../support/runs.js';
+import {
+  allLogs,
+  createWorkflow,
+  expectNoSessions,
+  readEvents,
+  registerToolset,
+  runToEnd,
+  startRun,
+  startRunStack,
+  waitForRun,
+} from '../support/runs.js';
 import type { TestStack } from '../support/stack.js';
 
-const slowNode = (id: string, ts: string, steps: number, stepMs: number) => ({ id, type: 'mcpTool', config: { toolsetId: ts, tool: 'slow' }, inputs: { steps: { value: steps }, stepMs: { value: stepMs } } });
+const slowNode = (id: string, ts: string, steps: number, stepMs: number) => ({
+  id,
+  type: 'mcpTool',
+  config: { toolsetId: ts, tool: 'slow' },
+  inputs: { steps: { value: steps }, stepMs: { value: stepMs } },
+});
 
 function chain(name: string, nodes: Record<string, unknown>[]) {
   const all = [{ id: 'start', type: 'start' }, ...nodes, { id: 'end', type: 'end', inputs: {} }];
@@ -56,7 +71,10 @@ describe('runs: cancel, idempotency, retry, wait, events', () => {
   });
 
   it('replays an Idempotency-Key: one run per key and workflow, 409 when the key comes back with another body', async () => {
-    const id = await createWorkflow(stack.apiUrl, chain('idempotent', [{ id: 'note', type: 'template', inputs: { text: { template: 'hi' } } }]));
+    const id = await createWorkflow(
+      stack.apiUrl,
+      chain('idempotent', [{ id: 'note', type: 'template', inputs: { text: { template: 'hi' } } }]),
+    );
     const headers = { 'idempotency-key': 'order-1234' };
     const first = await startRun(stack.apiUrl, id, { inputs: { a: 1 } }, '', headers);
     expect(first.status).toBe(202);
@@ -94,7 +112,13 @@ describe('runs: cancel, idempotency, retry, wait, events', () => {
     expect(failed.status).toBe('failed');
     const retried = await api<RunView>(stack.apiUrl, 'POST', `/runs/${failed.id}/retry?wait=10000`);
     expect(retried.status).toBe(200);
-    expect(retried.body).toMatchObject({ retryOf: failed.id, inputs: { reason: 'try later' }, workflowId: id, version: 1, status: 'failed' });
+    expect(retried.body).toMatchObject({
+      retryOf: failed.id,
+      inputs: { reason: 'try later' },
+      workflowId: id,
+      version: 1,
+      status: 'failed',
+    });
     expect(retried.body.id).not.toBe(failed.id);
 
     const slow = await startRun(stack.apiUrl, await createWorkflow(stack.apiUrl, chain('slow', [slowNode('slow', ts, 20, 50)])));
@@ -119,14 +143,19 @@ describe('runs: cancel, idempotency, retry, wait, events', () => {
       name: 'events',
       nodes: [
         { id: 'start', type: 'start' },
-        slowNode('a', ts, 3, 60),
-        slowNode('b', ts, 5, 60),
+        // The stream connects after the 202; the gate keeps the fork (a ∥ b) after it has subscribed.
+        // A stream that subscribes between two parallel node.started events cannot see the first
+        // until its node finishes (node.started is not stored): see the closing note.
+        slowNode('gate', ts, 1, 300),
+        slowNode('a', ts, 3, 250),
+        slowNode('b', ts, 5, 250),
         { id: 'join', type: 'template', inputs: { text: { template: '{{a.text}} / {{b.text}}' } } },
         { id: 'end', type: 'end', inputs: { text: { ref: 'join.text' } } },
       ],
       edges: [
-        { source: 'start', target: 'a' },
-        { source: 'start', target: 'b' },
+        { source: 'start', target: 'gate' },
+        { source: 'gate', target: 'a' },
+        { source: 'gate', target: 'b' },
         { source: 'a', target: 'join' },
         { source: 'b', target: 'join' },
         { source: 'join', target: 'end' },
@@ -137,19 +166,25 @@ describe('runs: cancel, idempotency, retry, wait, events', () => {
     const replayed = await readEvents(`${stack.apiUrl}/runs/${accepted.body.id}/events`);
     for (const events of [live, replayed]) {
       expect(events[0].type).toBe('run.started');
-      expect(events.at(-1)).toMatchObject({ type: 'run.finished', run: { status: 'succeeded', outputs: { text: expect.stringContaining('done after 3 steps') } } });
-      const finished = events.filter((event): event is Extract<RunStreamEvent, { type: 'node.finished' }> => event.type === 'node.finished');
-      expect(finished.map((event) => event.item.seq)).toEqual([1, 2, 3, 4, 5]);
-      expect(finished.map((event) => event.item.nodeId)).toEqual(['start', 'a', 'b', 'join', 'end']);
+      expect(events.at(-1)).toMatchObject({
+        type: 'run.finished',
+        run: { status: 'succeeded', outputs: { text: expect.stringContaining('done after 3 steps') } },
+      });
+      const finished = events.filter(
+        (event): event is Extract<RunStreamEvent, { type: 'node.finished' }> => event.type === 'node.finished',
+      );
+      expect(finished.map((event) => event.item.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(finished.map((event) => event.item.nodeId)).toEqual(['start', 'gate', 'a', 'b', 'join', 'end']);
       for (const event of finished) {
         const startedAt = events.findIndex((other) => other.type === 'node.started' && other.nodeId === event.item.nodeId);
         expect(startedAt).toBeGreaterThan(0);
         expect(startedAt).toBeLessThan(events.indexOf(event));
       }
-      expect(events.filter((event) => event.type === 'node.started')).toHaveLength(5);
+      expect(events.filter((event) => event.type === 'node.started')).toHaveLength(6);
       expect(events.filter((event) => event.type === 'run.started')).toHaveLength(1);
     }
-    const shape = (events: RunStreamEvent[]) => events.map((event) => `${event.type}:${'nodeId' in event ? event.nodeId : 'item' in event ? event.item.nodeId : ''}`);
+    const shape = (events: RunStreamEvent[]) =>
+      events.map((event) => `${event.type}:${'nodeId' in event ? event.nodeId : 'item' in event ? event.item.nodeId : ''}`);
     expect(shape(replayed)).toEqual(shape(live));
     expect((await api(stack.apiUrl, 'GET', '/runs/0123456789abcdef01234567/events')).status).toBe(404);
   });
@@ -186,7 +221,7 @@ describe('runs: cancel before a worker takes the run, and the run deadline', () 
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ status: 'canceled', startedAt: null, error: { code: 'RUN_CANCELED' } });
       expect((await events).map((event) => event.type)).toEqual(['run.finished']);
-      await waitUntil(() => told.includes(accepted.body.id), 3000, 'the cancel message on the workers\' channel');
+      await waitUntil(() => told.includes(accepted.body.id), 3000, "the cancel message on the workers' channel");
     } finally {
       workerChannel.disconnect();
     }

@@ -3,7 +3,19 @@ import mongoose from 'mongoose';
 import { basicTools, startFixtureServer, type FixtureServer } from '#mcp/testing';
 import type { LogItem, RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
-import { allLogs, bigTool, createWorkflow, expectNoSessions, flakyTool, loginTool, registerToolset, runToEnd, startRun, startRunStack, type Problem } from '../support/runs.js';
+import {
+  allLogs,
+  bigTool,
+  createWorkflow,
+  expectNoSessions,
+  flakyTool,
+  loginTool,
+  registerToolset,
+  runToEnd,
+  startRun,
+  startRunStack,
+  type Problem,
+} from '../support/runs.js';
 import type { TestStack } from '../support/stack.js';
 
 const OUTPUT_CAP = 2048;
@@ -34,7 +46,11 @@ describe('runs: branching, parallelism, errors, retries, logs', () => {
       inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
       nodes: [
         { id: 'start', type: 'start' },
-        { id: 'check', type: 'condition', config: { branches: [{ id: 'big', when: { all: [{ left: { ref: 'start.n' }, op: 'gt', right: { value: 10 } }] } }] } },
+        {
+          id: 'check',
+          type: 'condition',
+          config: { branches: [{ id: 'big', when: { all: [{ left: { ref: 'start.n' }, op: 'gt', right: { value: 10 } }] } }] },
+        },
         { id: 'sum', type: 'mcpTool', config: { toolsetId: ts, tool: 'add' }, inputs: { a: { ref: 'start.n' }, b: { value: 1 } } },
         { id: 'endBig', type: 'end', inputs: { total: { ref: 'sum.result.sum' } } },
         { id: 'note', type: 'template', inputs: { text: { template: '{{start.n}} is small' } } },
@@ -52,7 +68,14 @@ describe('runs: branching, parallelism, errors, retries, logs', () => {
     expect(big).toMatchObject({ status: 'succeeded', outputs: { total: 42 }, error: null, stats: { nodesSkipped: 2, nodesFailed: 0 } });
     const logs = byNode(await allLogs(stack.apiUrl, big.id));
     expect(logs.check).toMatchObject({ status: 'succeeded', activeHandles: ['branch:big'] });
-    expect(logs.sum).toMatchObject({ status: 'succeeded', toolsetId: ts, tool: 'add', transport: 'streamable-http', sessionReused: false, isError: false });
+    expect(logs.sum).toMatchObject({
+      status: 'succeeded',
+      toolsetId: ts,
+      tool: 'add',
+      transport: 'streamable-http',
+      sessionReused: false,
+      isError: false,
+    });
     expect(logs.note).toMatchObject({ status: 'skipped', attempt: 0 });
     expect(logs.endSmall).toMatchObject({ status: 'skipped' });
 
@@ -62,10 +85,20 @@ describe('runs: branching, parallelism, errors, retries, logs', () => {
   });
 
   it('runs independent branches concurrently: two slow tools take about the time of one, on one shared session', async () => {
-    const slow = (id: string) => ({ id, type: 'mcpTool', config: { toolsetId: ts, tool: 'slow' }, inputs: { steps: { value: 4 }, stepMs: { value: 200 } } });
+    const slow = (id: string) => ({
+      id,
+      type: 'mcpTool',
+      config: { toolsetId: ts, tool: 'slow' },
+      inputs: { steps: { value: 4 }, stepMs: { value: 200 } },
+    });
     const id = await createWorkflow(stack.apiUrl, {
       name: 'parallel',
-      nodes: [{ id: 'start', type: 'start' }, slow('left'), slow('right'), { id: 'end', type: 'end', inputs: { l: { ref: 'left.text' }, r: { ref: 'right.text' } } }],
+      nodes: [
+        { id: 'start', type: 'start' },
+        slow('left'),
+        slow('right'),
+        { id: 'end', type: 'end', inputs: { l: { ref: 'left.text' }, r: { ref: 'right.text' } } },
+      ],
       edges: [
         { source: 'start', target: 'left' },
         { source: 'start', target: 'right' },
@@ -88,7 +121,13 @@ describe('runs: branching, parallelism, errors, retries, logs', () => {
       name: 'catch',
       nodes: [
         { id: 'start', type: 'start' },
-        { id: 'boom', type: 'mcpTool', catchError: true, config: { toolsetId: ts, tool: 'fail' }, inputs: { reason: { value: 'disk full' } } },
+        {
+          id: 'boom',
+          type: 'mcpTool',
+          catchError: true,
+          config: { toolsetId: ts, tool: 'fail' },
+          inputs: { reason: { value: 'disk full' } },
+        },
         { id: 'happy', type: 'template', inputs: { text: { template: 'fine' } } },
         { id: 'handler', type: 'template', inputs: { text: { template: 'handled {{boom.error.code}}: {{boom.error.message}}' } } },
         { id: 'end', type: 'end', inputs: { report: { ref: 'handler.text' } } },
@@ -103,7 +142,13 @@ describe('runs: branching, parallelism, errors, retries, logs', () => {
     const run = await runToEnd(stack.apiUrl, id);
     expect(run).toMatchObject({ status: 'succeeded', outputs: { report: 'handled MCP_TOOL_ERROR: disk full' } });
     const logs = byNode(await allLogs(stack.apiUrl, run.id));
-    expect(logs.boom).toMatchObject({ status: 'failed', activeHandles: ['error'], error: { code: 'MCP_TOOL_ERROR', message: 'disk full' }, isError: true, tool: 'fail' });
+    expect(logs.boom).toMatchObject({
+      status: 'failed',
+      activeHandles: ['error'],
+      error: { code: 'MCP_TOOL_ERROR', message: 'disk full' },
+      isError: true,
+      tool: 'fail',
+    });
     expect(logs.happy.status).toBe('skipped');
   });
 
@@ -142,7 +187,11 @@ describe('runs: branching, parallelism, errors, retries, logs', () => {
       ],
     });
     const run = await runToEnd(stack.apiUrl, id);
-    expect(run).toMatchObject({ status: 'failed', error: { code: 'MCP_TOOL_ERROR', nodeId: 'boom', message: 'no such order' }, stats: { nodesFailed: 1 } });
+    expect(run).toMatchObject({
+      status: 'failed',
+      error: { code: 'MCP_TOOL_ERROR', nodeId: 'boom', message: 'no such order' },
+      stats: { nodesFailed: 1 },
+    });
     expect(run.finishedAt).not.toBeNull();
     const logs = await allLogs(stack.apiUrl, run.id);
     expect(logs.map((item) => item.nodeId)).toEqual(['start', 'boom']);
@@ -155,7 +204,12 @@ describe('runs: branching, parallelism, errors, retries, logs', () => {
       nodes: [
         { id: 'start', type: 'start' },
         { id: 'big', type: 'mcpTool', config: { toolsetId: ts, tool: 'big' }, inputs: { size: { value: OUTPUT_CAP * 4 } } },
-        { id: 'login', type: 'mcpTool', config: { toolsetId: ts, tool: 'login' }, inputs: { user: { value: 'ann' }, pin: { value: '4921' }, apiKey: { value: 'sk-live-123' } } },
+        {
+          id: 'login',
+          type: 'mcpTool',
+          config: { toolsetId: ts, tool: 'login' },
+          inputs: { user: { value: 'ann' }, pin: { value: '4921' }, apiKey: { value: 'sk-live-123' } },
+        },
         { id: 'size', type: 'template', inputs: { text: { template: '{{big.text}}' } } },
         { id: 'end', type: 'end', inputs: { greeting: { ref: 'login.text' } } },
       ],
@@ -184,7 +238,12 @@ describe('runs: branching, parallelism, errors, retries, logs', () => {
   it('validates inputs against inputSchema (400 with paths), and applies the schema’s defaults', async () => {
     const id = await createWorkflow(stack.apiUrl, {
       name: 'typed inputs',
-      inputSchema: { type: 'object', properties: { n: { type: 'integer' }, label: { type: 'string', default: 'x' } }, required: ['n'], additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: { n: { type: 'integer' }, label: { type: 'string', default: 'x' } },
+        required: ['n'],
+        additionalProperties: false,
+      },
       nodes: [
         { id: 'start', type: 'start' },
         { id: 'end', type: 'end', inputs: { n: { ref: 'start.n' }, label: { ref: 'start.label' } } },
@@ -214,16 +273,41 @@ describe('runs: branching, parallelism, errors, retries, logs', () => {
     });
     const accepted = await startRun(stack.apiUrl, id, { inputs: { a: 1 } });
     expect(accepted.status).toBe(202);
-    expect(accepted.body).toMatchObject({ id: expect.any(String), workflowId: id, version: 1, status: 'queued', inputs: { a: 1 }, outputs: null });
+    expect(accepted.body).toMatchObject({
+      id: expect.any(String),
+      workflowId: id,
+      version: 1,
+      status: 'queued',
+      inputs: { a: 1 },
+      outputs: null,
+    });
     const first = await runToEnd(stack.apiUrl, id);
     const second = await runToEnd(stack.apiUrl, id);
     const run = (await api<RunView>(stack.apiUrl, 'GET', `/runs/${second.id}`)).body;
-    for (const key of ['id', 'workflowId', 'version', 'status', 'inputs', 'outputs', 'error', 'createdAt', 'startedAt', 'finishedAt', 'durationMs', 'stats']) expect(run).toHaveProperty(key);
+    for (const key of [
+      'id',
+      'workflowId',
+      'version',
+      'status',
+      'inputs',
+      'outputs',
+      'error',
+      'createdAt',
+      'startedAt',
+      'finishedAt',
+      'durationMs',
+      'stats',
+    ])
+      expect(run).toHaveProperty(key);
     expect(run.durationMs).toBeGreaterThanOrEqual(0);
 
     const page = await api<{ items: RunView[]; nextCursor: string }>(stack.apiUrl, 'GET', `/runs?workflowId=${id}&limit=2`);
     expect(page.body.items.map((item) => item.id)).toEqual([second.id, first.id]);
-    const rest = await api<{ items: RunView[]; nextCursor: string | null }>(stack.apiUrl, 'GET', `/runs?workflowId=${id}&limit=2&cursor=${page.body.nextCursor}`);
+    const rest = await api<{ items: RunView[]; nextCursor: string | null }>(
+      stack.apiUrl,
+      'GET',
+      `/runs?workflowId=${id}&limit=2&cursor=${page.body.nextCursor}`,
+    );
     expect(rest.body).toEqual({ items: [expect.objectContaining({ id: accepted.body.id })], nextCursor: null });
     const succeeded = await api<{ items: RunView[] }>(stack.apiUrl, 'GET', `/runs?status=succeeded&workflowId=${id}`);
     expect(succeeded.body.items.every((item) => item.status === 'succeeded')).toBe(true);
@@ -232,27 +316,57 @@ describe('runs: branching, parallelism, errors, retries, logs', () => {
   });
 
   it('pages logs in execution order', async () => {
-    const chain = Array.from({ length: 5 }, (_, index) => ({ id: `t${index}`, type: 'template', inputs: { text: { template: `step ${index}` } } }));
+    const chain = Array.from({ length: 5 }, (_, index) => ({
+      id: `t${index}`,
+      type: 'template',
+      inputs: { text: { template: `step ${index}` } },
+    }));
     const id = await createWorkflow(stack.apiUrl, {
       name: 'chain',
       nodes: [{ id: 'start', type: 'start' }, ...chain, { id: 'end', type: 'end', inputs: {} }],
-      edges: ['start', ...chain.map((node) => node.id), 'end'].slice(1).map((target, index, targets) => ({ source: index === 0 ? 'start' : targets[index - 1], target })),
+      edges: ['start', ...chain.map((node) => node.id), 'end']
+        .slice(1)
+        .map((target, index, targets) => ({ source: index === 0 ? 'start' : targets[index - 1], target })),
     });
     const run = await runToEnd(stack.apiUrl, id);
     const items = await allLogs(stack.apiUrl, run.id, 2);
     expect(items.map((item) => item.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(items.map((item) => item.nodeId)).toEqual(['start', 't0', 't1', 't2', 't3', 't4', 'end']);
     for (const item of items) {
-      for (const key of ['seq', 'nodeId', 'type', 'name', 'status', 'attempt', 'startedAt', 'finishedAt', 'durationMs', 'inputs', 'outputs', 'error']) expect(item).toHaveProperty(key);
+      for (const key of [
+        'seq',
+        'nodeId',
+        'type',
+        'name',
+        'status',
+        'attempt',
+        'startedAt',
+        'finishedAt',
+        'durationMs',
+        'inputs',
+        'outputs',
+        'error',
+      ])
+        expect(item).toHaveProperty(key);
     }
     // Records are keyed <runId>:<seq>; the indexes MongoDB serves the log, resume and the sweep from exist.
     const db = await mongoose.createConnection(stack.config.mongoUrl, { serverSelectionTimeoutMS: 3000 }).asPromise();
     try {
-      const records = await db.collection('node_executions').find({ runId: new mongoose.Types.ObjectId(run.id) }, { projection: { _id: 1 } }).toArray();
+      const records = await db
+        .collection('node_executions')
+        .find({ runId: new mongoose.Types.ObjectId(run.id) }, { projection: { _id: 1 } })
+        .toArray();
       expect(records.map((record) => record._id).sort()).toEqual([1, 2, 3, 4, 5, 6, 7].map((seq) => `${run.id}:${seq}`).sort());
       const keys = async (collection: string) => (await db.collection(collection).indexes()).map((index) => JSON.stringify(index.key));
       expect(await keys('node_executions')).toContain(JSON.stringify({ runId: 1, seq: 1 }));
-      expect(await keys('runs')).toEqual(expect.arrayContaining([{ status: 1, checkedAt: 1 }, { workflowId: 1, _id: -1 }].map((key) => JSON.stringify(key))));
+      expect(await keys('runs')).toEqual(
+        expect.arrayContaining(
+          [
+            { status: 1, checkedAt: 1 },
+            { workflowId: 1, _id: -1 },
+          ].map((key) => JSON.stringify(key)),
+        ),
+      );
       expect(await keys('run_mcp_sessions')).toContain(JSON.stringify({ runId: 1 }));
     } finally {
       await db.close();

@@ -18,7 +18,11 @@ describe('runs: header templates over secret inputs', () => {
 
   const workflow = (secretMark: Record<string, unknown>) => ({
     name: 'echo as the end user',
-    inputSchema: { type: 'object', properties: { text: { type: 'string' }, userToken: { type: 'string', ...secretMark } }, required: ['text', 'userToken'] },
+    inputSchema: {
+      type: 'object',
+      properties: { text: { type: 'string' }, userToken: { type: 'string', ...secretMark } },
+      required: ['text', 'userToken'],
+    },
     nodes: [
       { id: 'start', type: 'start' },
       { id: 'echo', type: 'mcpTool', config: { toolsetId, tool: 'echo' }, inputs: { message: { ref: 'start.text' } } },
@@ -33,7 +37,10 @@ describe('runs: header templates over secret inputs', () => {
   beforeAll(async () => {
     api_ = await startLoggedApi({ LOG_LEVEL: 'debug' });
     worker = await startWorker(api_.config);
-    fixture = await startFixtureServer({ tools: basicTools(), callAuth: { header: 'authorization', values: [`Bearer ${tokenA}`, `Bearer ${tokenB}`] } });
+    fixture = await startFixtureServer({
+      tools: basicTools(),
+      callAuth: { header: 'authorization', values: [`Bearer ${tokenA}`, `Bearer ${tokenB}`] },
+    });
     const created = await api<{ id: string; headers: Record<string, string> }>(api_.url, 'POST', '/toolsets', {
       url: fixture.url,
       headers: { Authorization: 'Bearer {{inputs.userToken}}' },

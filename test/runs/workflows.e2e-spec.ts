@@ -64,16 +64,26 @@ describe('workflows: versions, reads, soft delete, validation', () => {
     expect(first.body).toMatchObject({ id, version: 1, name: 'greeter', description: null });
     expect(first.body.nodes.map((node) => node.id)).toEqual(['start', 'echo', 'end']);
 
-    const versions = await api<{ items: { version: number }[]; nextCursor: string | null }>(stack.apiUrl, 'GET', `/workflows/${id}/versions?limit=1`);
+    const versions = await api<{ items: { version: number }[]; nextCursor: string | null }>(
+      stack.apiUrl,
+      'GET',
+      `/workflows/${id}/versions?limit=1`,
+    );
     expect(versions.body.items.map((item) => item.version)).toEqual([2]);
-    const older = await api<{ items: { version: number }[]; nextCursor: string | null }>(stack.apiUrl, 'GET', `/workflows/${id}/versions?limit=1&cursor=${versions.body.nextCursor}`);
+    const older = await api<{ items: { version: number }[]; nextCursor: string | null }>(
+      stack.apiUrl,
+      'GET',
+      `/workflows/${id}/versions?limit=1&cursor=${versions.body.nextCursor}`,
+    );
     expect(older.body).toEqual({ items: [expect.objectContaining({ version: 1 })], nextCursor: null });
     expect((await api(stack.apiUrl, 'GET', `/workflows/${id}/versions/3`)).status).toBe(404);
   });
 
   it('keeps versions apart when PUTs race: each gets its own number', async () => {
     const id = await createWorkflow(stack.apiUrl, echoFlow('racer'));
-    const results = await Promise.all([1, 2, 3, 4].map((n) => api<WorkflowView>(stack.apiUrl, 'PUT', `/workflows/${id}`, echoFlow(`racer ${n}`))));
+    const results = await Promise.all(
+      [1, 2, 3, 4].map((n) => api<WorkflowView>(stack.apiUrl, 'PUT', `/workflows/${id}`, echoFlow(`racer ${n}`))),
+    );
     expect(results.map((res) => res.status)).toEqual([200, 200, 200, 200]);
     expect(results.map((res) => res.body.version).sort()).toEqual([2, 3, 4, 5]);
     expect((await api<WorkflowView>(stack.apiUrl, 'GET', `/workflows/${id}`)).body.version).toBe(5);
@@ -82,7 +92,11 @@ describe('workflows: versions, reads, soft delete, validation', () => {
   it('lists newest first with a cursor, and hides soft-deleted workflows', async () => {
     const a = await createWorkflow(stack.apiUrl, echoFlow('list a'));
     const b = await createWorkflow(stack.apiUrl, echoFlow('list b'));
-    const page = await api<{ items: { id: string; name: string; latestVersion: number }[]; nextCursor: string | null }>(stack.apiUrl, 'GET', '/workflows?limit=2');
+    const page = await api<{ items: { id: string; name: string; latestVersion: number }[]; nextCursor: string | null }>(
+      stack.apiUrl,
+      'GET',
+      '/workflows?limit=2',
+    );
     expect(page.body.items.map((item) => item.id)).toEqual([b, a]);
     expect(page.body.items[0]).toMatchObject({ name: 'list b', latestVersion: 1 });
     expect(page.body.nextCursor).toEqual(a);
@@ -161,20 +175,32 @@ describe('workflows: versions, reads, soft delete, validation', () => {
     });
     expect(res.status).toBe(400);
     const found = res.body.errors.map((error) => `${error.code} ${error.path}`);
-    expect(found).toEqual(expect.arrayContaining(['UNKNOWN_FIELD /color', 'UNKNOWN_FIELD /nodes/0/weight', 'INVALID_TYPE /edges', 'TOO_SMALL /name']));
+    expect(found).toEqual(
+      expect.arrayContaining(['UNKNOWN_FIELD /color', 'UNKNOWN_FIELD /nodes/0/weight', 'INVALID_TYPE /edges', 'TOO_SMALL /name']),
+    );
   });
 
   it('refuses an input schema that does not compile', async () => {
-    const res = await api<{ errors: Problem[] }>(stack.apiUrl, 'POST', '/workflows', { ...echoFlow('bad schema'), inputSchema: { type: 'object', properties: { text: { type: 'strin' } } } });
+    const res = await api<{ errors: Problem[] }>(stack.apiUrl, 'POST', '/workflows', {
+      ...echoFlow('bad schema'),
+      inputSchema: { type: 'object', properties: { text: { type: 'strin' } } },
+    });
     expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: '/inputSchema', code: 'INVALID_INPUT_SCHEMA' })]));
+    expect(res.body.errors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: '/inputSchema', code: 'INVALID_INPUT_SCHEMA' })]),
+    );
   });
 
   it('POST /workflows/validate answers {valid, errors} without saving anything', async () => {
     const good = await api<{ valid: boolean; errors: Problem[] }>(stack.apiUrl, 'POST', '/workflows/validate', echoFlow('dry run'));
     expect(good.status).toBe(200);
     expect(good.body).toEqual({ valid: true, errors: [] });
-    const bad = await api<{ valid: boolean; errors: Problem[] }>(stack.apiUrl, 'POST', '/workflows/validate', echoFlow('dry run', { ref: 'ghost.text' }));
+    const bad = await api<{ valid: boolean; errors: Problem[] }>(
+      stack.apiUrl,
+      'POST',
+      '/workflows/validate',
+      echoFlow('dry run', { ref: 'ghost.text' }),
+    );
     expect(bad.status).toBe(200);
     expect(bad.body.valid).toBe(false);
     expect(bad.body.errors).toEqual([expect.objectContaining({ path: '/nodes/1/inputs/message', code: 'REF_UNKNOWN_NODE' })]);
@@ -186,7 +212,14 @@ describe('workflows: versions, reads, soft delete, validation', () => {
     const other = await startFixtureServer({ tools: basicTools(), name: 'other' });
     try {
       const otherId = await registerToolset(stack.apiUrl, other.url, 'other');
-      const flow = (set: string) => ({ ...echoFlow('uses other'), nodes: [{ id: 'start', type: 'start' }, { id: 'echo', type: 'mcpTool', config: { toolsetId: set, tool: 'echo' }, inputs: { message: { ref: 'start.text' } } }, { id: 'end', type: 'end', inputs: {} }] });
+      const flow = (set: string) => ({
+        ...echoFlow('uses other'),
+        nodes: [
+          { id: 'start', type: 'start' },
+          { id: 'echo', type: 'mcpTool', config: { toolsetId: set, tool: 'echo' }, inputs: { message: { ref: 'start.text' } } },
+          { id: 'end', type: 'end', inputs: {} },
+        ],
+      });
       const id = await createWorkflow(stack.apiUrl, flow(otherId));
       expect((await api(stack.apiUrl, 'DELETE', `/toolsets/${otherId}`)).status).toBe(409);
       expect((await api(stack.apiUrl, 'PUT', `/workflows/${id}`, flow(toolsetId))).status).toBe(200);
@@ -203,8 +236,15 @@ describe('workflows: versions, reads, soft delete, validation', () => {
     const odd = { 'a.b': 1, $c: [[1, 2], [3]] };
     const id = await createWorkflow(stack.apiUrl, {
       ...echoFlow('odd'),
-      inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { text: { type: 'string', examples: [['x']] } } },
-      nodes: [...echoFlow('odd').nodes.slice(0, 2), { id: 'end', type: 'end', inputs: { said: { ref: 'echo.result' }, odd: { value: odd } } }],
+      inputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: { text: { type: 'string', examples: [['x']] } },
+      },
+      nodes: [
+        ...echoFlow('odd').nodes.slice(0, 2),
+        { id: 'end', type: 'end', inputs: { said: { ref: 'echo.result' }, odd: { value: odd } } },
+      ],
     });
     const view = await api<WorkflowView & { nodes: { inputs?: Record<string, unknown> }[] }>(stack.apiUrl, 'GET', `/workflows/${id}`);
     expect(view.body.inputSchema).toMatchObject({ $schema: expect.any(String), properties: { text: { examples: [['x']] } } });

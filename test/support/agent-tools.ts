@@ -48,7 +48,11 @@ export async function startAgentTools(): Promise<AgentTools> {
       catalog,
       newRun() {
         const pool = new McpClientPool();
-        return { pool, invoker: new PooledToolInvoker(pool, targetSource, catalog, DEFAULT_ENGINE_LIMITS.callTimeoutMs), close: () => pool.closeAll() };
+        return {
+          pool,
+          invoker: new PooledToolInvoker(pool, targetSource, catalog, DEFAULT_ENGINE_LIMITS.callTimeoutMs),
+          close: () => pool.closeAll(),
+        };
       },
       async close() {
         await Promise.all([everything.close(), fixture.close()]);

@@ -52,7 +52,12 @@ export interface RecordedRequest {
 
 export interface ChatRequestBody {
   model: string;
-  messages: Array<{ role: string; content?: string | null; tool_call_id?: string; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> }>;
+  messages: Array<{
+    role: string;
+    content?: string | null;
+    tool_call_id?: string;
+    tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+  }>;
   tools?: Array<{ type: string; function: { name: string; description?: string; parameters: Record<string, unknown> } }>;
   response_format?: { type: string; json_schema?: { name: string; schema: Record<string, unknown> } };
   temperature?: number;
@@ -137,9 +142,17 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     const path = (req.url ?? '').split('?')[0];
     const raw = await readBody(req);
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-      return sendJson(res, 404, { error: { message: `fake OpenAI server: no route ${req.method} ${path}`, type: 'invalid_request_error' } });
+      return sendJson(res, 404, {
+        error: { message: `fake OpenAI server: no route ${req.method} ${path}`, type: 'invalid_request_error' },
+      });
     }
-    const recorded: RecordedRequest = { method: req.method, path, headers: req.headers, body: JSON.parse(raw) as ChatRequestBody, aborted: false };
+    const recorded: RecordedRequest = {
+      method: req.method,
+      path,
+      headers: req.headers,
+      body: JSON.parse(raw) as ChatRequestBody,
+      aborted: false,
+    };
     requests.push(recorded);
     res.once('close', () => {
       if (!res.writableFinished) recorded.aborted = true;
@@ -147,7 +160,12 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     waiters.splice(0).forEach((wake) => wake());
     const script = queue.shift();
     if (!script) {
-      return sendJson(res, 500, { error: { message: 'fake OpenAI server: no scripted reply left', type: 'server_error' } }, { 'x-should-retry': 'false' });
+      return sendJson(
+        res,
+        500,
+        { error: { message: 'fake OpenAI server: no scripted reply left', type: 'server_error' } },
+        { 'x-should-retry': 'false' },
+      );
     }
     const reply = typeof script === 'function' ? script(recorded) : script;
     if (reply.delayMs) await delay(reply.delayMs, res);
@@ -159,7 +177,9 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
   };
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => sendJson(res, 500, { error: { message: String(error), type: 'server_error' } }, { 'x-should-retry': 'false' }));
+    handle(req, res).catch((error: unknown) =>
+      sendJson(res, 500, { error: { message: String(error), type: 'server_error' } }, { 'x-should-retry': 'false' }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

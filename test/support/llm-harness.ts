@@ -94,7 +94,12 @@ export async function startLlmHarness(options: HarnessOptions = {}): Promise<Llm
         },
         inputs: runOptions.inputs ?? {},
         registry,
-        services: { tools: runOptions.tools ?? noTools, catalog: runOptions.catalog ?? emptyCatalog, clock: systemClock, extras: { [LLM_CLIENT_EXTRA]: llm } },
+        services: {
+          tools: runOptions.tools ?? noTools,
+          catalog: runOptions.catalog ?? emptyCatalog,
+          clock: systemClock,
+          extras: { [LLM_CLIENT_EXTRA]: llm },
+        },
         store,
         limits: runOptions.limits,
         signal: runOptions.signal,

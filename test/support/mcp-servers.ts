@@ -28,7 +28,11 @@ export function greetWorkflow(name = 'greet', prefix = 'Hello') {
     inputSchema: {
       type: 'object',
       required: ['name'],
-      properties: { name: { type: 'string', description: 'who to greet' }, n: { type: 'integer', default: 1 }, tags: { type: 'array', items: { type: 'string' } } },
+      properties: {
+        name: { type: 'string', description: 'who to greet' },
+        n: { type: 'integer', default: 1 },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
     },
     nodes: [
       { id: 'start', type: 'start' },
@@ -42,7 +46,8 @@ export function greetWorkflow(name = 'greet', prefix = 'Hello') {
   };
 }
 
-export const createGreetWorkflow = (apiUrl: string, name = 'greet', prefix = 'Hello') => createWorkflow(apiUrl, greetWorkflow(name, prefix));
+export const createGreetWorkflow = (apiUrl: string, name = 'greet', prefix = 'Hello') =>
+  createWorkflow(apiUrl, greetWorkflow(name, prefix));
 
 /** start → slow (fixture tool, `steps` × `stepMs`) → end: for progress and cancel. */
 export function slowWorkflow(toolsetId: string, name = 'slow') {
@@ -52,7 +57,12 @@ export function slowWorkflow(toolsetId: string, name = 'slow') {
     nodes: [
       { id: 'start', type: 'start' },
       { id: 'first', type: 'template', inputs: { text: { template: 'about to be slow' } } },
-      { id: 'slow', type: 'mcpTool', config: { toolsetId, tool: 'slow' }, inputs: { steps: { ref: 'start.steps' }, stepMs: { ref: 'start.stepMs' }, progress: { value: false } } },
+      {
+        id: 'slow',
+        type: 'mcpTool',
+        config: { toolsetId, tool: 'slow' },
+        inputs: { steps: { ref: 'start.steps' }, stepMs: { ref: 'start.stepMs' }, progress: { value: false } },
+      },
       { id: 'end', type: 'end', inputs: { text: { ref: 'slow.text' } } },
     ],
     edges: [
@@ -73,11 +83,18 @@ export async function connectV1(url: string, headers: Record<string, string> = {
 }
 
 /** SDK v1 over the legacy HTTP+SSE transport (2024-11-05 endpoints); `fetch` may route requests elsewhere. */
-export async function connectV1Sse(url: string, options: { headers?: Record<string, string>; fetch?: typeof fetch } = {}): Promise<ClientV1> {
+export async function connectV1Sse(
+  url: string,
+  options: { headers?: Record<string, string>; fetch?: typeof fetch } = {},
+): Promise<ClientV1> {
   const client = new ClientV1(clientInfo);
   const headers = options.headers ?? {};
   await client.connect(
-    new SSEClientTransport(new URL(`${url}/sse`), { requestInit: { headers }, eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, ...headers } }) }, fetch: options.fetch }),
+    new SSEClientTransport(new URL(`${url}/sse`), {
+      requestInit: { headers },
+      eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, ...headers } }) },
+      fetch: options.fetch,
+    }),
   );
   return client;
 }

@@ -35,14 +35,25 @@ export async function createWorkflow(apiUrl: string, definition: Record<string, 
   return res.body.id;
 }
 
-export async function startRun(apiUrl: string, workflowId: string, body: Record<string, unknown> = {}, query = '', headers: Record<string, string> = {}) {
+export async function startRun(
+  apiUrl: string,
+  workflowId: string,
+  body: Record<string, unknown> = {},
+  query = '',
+  headers: Record<string, string> = {},
+) {
   return api<RunView & { code?: string; errors?: Problem[] }>(apiUrl, 'POST', `/workflows/${workflowId}/runs${query}`, body, headers);
 }
 
 const TERMINAL = new Set(['succeeded', 'failed', 'canceled']);
 
 /** Polls `GET /runs/:id` until `until` holds (default: a terminal status). */
-export async function waitForRun(apiUrl: string, runId: string, timeoutMs = 15_000, until = (run: RunView) => TERMINAL.has(run.status)): Promise<RunView> {
+export async function waitForRun(
+  apiUrl: string,
+  runId: string,
+  timeoutMs = 15_000,
+  until = (run: RunView) => TERMINAL.has(run.status),
+): Promise<RunView> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await api<RunView>(apiUrl, 'GET', `/runs/${runId}`);
@@ -64,7 +75,11 @@ export async function allLogs(apiUrl: string, runId: string, limit = 100): Promi
   const items: LogItem[] = [];
   let cursor: string | null = null;
   do {
-    const res: { status: number; body: { items: LogItem[]; nextCursor: string | null } } = await api(apiUrl, 'GET', `/runs/${runId}/logs?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+    const res: { status: number; body: { items: LogItem[]; nextCursor: string | null } } = await api(
+      apiUrl,
+      'GET',
+      `/runs/${runId}/logs?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`,
+    );
     expect(res.status).toBe(200);
     items.push(...res.body.items);
     cursor = res.body.nextCursor;
@@ -115,7 +130,9 @@ export function flakyTool(failures: number): FixtureTool {
     inputSchema: object({}),
     handler: () => {
       calls += 1;
-      return calls <= failures ? { isError: true, content: [{ type: 'text', text: `flaky failure ${calls}` }] } : { content: [{ type: 'text', text: `ok after ${calls} calls` }] };
+      return calls <= failures
+        ? { isError: true, content: [{ type: 'text', text: `flaky failure ${calls}` }] }
+        : { content: [{ type: 'text', text: `ok after ${calls} calls` }] };
     },
   };
 }

@@ -65,7 +65,9 @@ export async function startFerretDb(options: { postgresqlUrl?: string; sqlite?: 
   const dir = mkdtempSync(join(tmpdir(), 'mcpflow-ferretdb-'));
   const port = await freePort();
   const postgresqlUrl = options.sqlite ? undefined : (options.postgresqlUrl ?? process.env.FERRETDB_POSTGRESQL_URL);
-  const backend = postgresqlUrl ? ['--handler=postgresql', `--postgresql-url=${postgresqlUrl}`] : ['--handler=sqlite', `--sqlite-url=file:${dir}/`];
+  const backend = postgresqlUrl
+    ? ['--handler=postgresql', `--postgresql-url=${postgresqlUrl}`]
+    : ['--handler=sqlite', `--sqlite-url=file:${dir}/`];
   const child = spawn(
     requiredEnv('FERRETDB_BIN'),
     [...backend, `--listen-addr=127.0.0.1:${port}`, `--state-dir=${dir}`, '--telemetry=disable', '--debug-addr=-', '--log-level=error'],

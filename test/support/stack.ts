@@ -5,6 +5,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { loadConfig, type AppConfig } from '#workflow/nest';
 import { createApiApp } from '../../apps/api/src/app.factory.js';
 import { createWorkerApp } from '../../apps/worker/src/worker.factory.js';
+import { authenticateAs, newAdminKey } from './auth.js';
 
 /**
  * Boots the real API and worker in this process against the real services of the test run
@@ -29,6 +30,11 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     REDIS_URL: requireEnv('REDIS_URL'),
     QUEUE_PREFIX: `t_${id}`,
     SECRETS_KEY: randomBytes(32).toString('hex'),
+    // Every stack seeds its own admin key, which the test support sends for it (support/auth.ts);
+    // rate limits stay on, high enough for polling tests (the access suite sets its own).
+    ADMIN_API_KEY: newAdminKey(),
+    RATE_LIMIT_PER_MINUTE: '100000',
+    AUTH_FAILURES_PER_MINUTE: '1000',
     ...overrides,
   });
 }
@@ -44,7 +50,9 @@ export async function startApi(config: AppConfig) {
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  return { app, url: `http://127.0.0.1:${port}` };
+  const url = `http://127.0.0.1:${port}`;
+  if (config.auth.adminApiKey) authenticateAs(url, config.auth.adminApiKey);
+  return { app, url };
 }
 
 export async function startWorker(config: AppConfig): Promise<INestApplicationContext> {

@@ -1,6 +1,7 @@
 import mongoose from 'mongoose';
 import type { AppConfig } from '#workflow/nest';
 import { createApiApp } from '../../apps/api/src/app.factory.js';
+import { authenticateAs } from './auth.js';
 import { dropTestData, testConfig } from './stack.js';
 
 /**
@@ -22,10 +23,12 @@ export async function startLoggedApi(overrides: Record<string, string> = {}, opt
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  if (config.auth.adminApiKey) authenticateAs(url, config.auth.adminApiKey);
   let closed = false;
   return {
     config,
-    url: `http://127.0.0.1:${port}`,
+    url,
     logs,
     async close() {
       if (closed) return;

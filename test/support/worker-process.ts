@@ -16,6 +16,7 @@ function repositoryRoot(): string {
 }
 
 const ROOT = repositoryRoot();
+export const DIST_ROOT = ROOT;
 const WORKER_MAIN = join(ROOT, 'dist', 'apps', 'worker', 'src', 'main.js');
 
 function newestSource(dir: string): number {
@@ -35,7 +36,11 @@ function newestSource(dir: string): number {
 export function ensureWorkerBuilt(): void {
   const built = existsSync(WORKER_MAIN) ? statSync(WORKER_MAIN).mtimeMs : 0;
   if (built >= Math.max(newestSource(join(ROOT, 'apps')), newestSource(join(ROOT, 'libs')))) return;
-  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
+  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
   if (result.status !== 0) throw new Error(`build failed (needed for the worker process):\n${result.stdout}${result.stderr}`);
 }
 
@@ -47,8 +52,8 @@ export interface WorkerProcess {
   kill(signal: NodeJS.Signals): void;
 }
 
-/** The environment that gives a worker process the same configuration as `config`. */
-function envOf(config: AppConfig, overrides: Record<string, string>): Record<string, string> {
+/** The environment that gives a worker (or API) process the same configuration as `config`. */
+export function envOf(config: AppConfig, overrides: Record<string, string>): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '',
     NODE_ENV: 'test',
@@ -70,9 +75,17 @@ function envOf(config: AppConfig, overrides: Record<string, string>): Record<str
 }
 
 /** Starts `node dist/apps/worker/src/main.js` with the stack's configuration; resolves once it says it is ready. */
-export async function spawnWorker(config: AppConfig, overrides: Record<string, string> = {}, readyTimeoutMs = 20_000): Promise<WorkerProcess> {
+export async function spawnWorker(
+  config: AppConfig,
+  overrides: Record<string, string> = {},
+  readyTimeoutMs = 20_000,
+): Promise<WorkerProcess> {
   ensureWorkerBuilt();
-  const child: ChildProcess = spawn(process.execPath, [WORKER_MAIN], { cwd: ROOT, env: envOf(config, overrides), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [WORKER_MAIN], {
+    cwd: ROOT,
+    env: envOf(config, overrides),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {

@@ -27,7 +27,12 @@ describe('toolsets: create, read, update, delete', () => {
   beforeAll(async () => {
     stack = await startLoggedApi();
     // 25 numbered tools + the 5 basic ones, 10 per page, behind an API key header.
-    paged = await startFixtureServer({ name: 'paged-fixture', tools: [...numberedTools(25), ...basicTools()], pageSize: 10, auth: { header: 'x-api-key', value: API_KEY } });
+    paged = await startFixtureServer({
+      name: 'paged-fixture',
+      tools: [...numberedTools(25), ...basicTools()],
+      pageSize: 10,
+      auth: { header: 'x-api-key', value: API_KEY },
+    });
     other = await startFixtureServer({ name: 'other-fixture', tools: basicTools() });
   });
   afterAll(async () => {
@@ -36,7 +41,8 @@ describe('toolsets: create, read, update, delete', () => {
     await other.close();
   });
 
-  const create = (body: unknown) => api<Toolset & { code: string; errors: { path: string; code: string; message: string }[] }>(stack.url, 'POST', '/toolsets', body);
+  const create = (body: unknown) =>
+    api<Toolset & { code: string; errors: { path: string; code: string; message: string }[] }>(stack.url, 'POST', '/toolsets', body);
 
   it('refuses a wrong or missing credential with 422 MCP_AUTH_FAILED and the cause', async () => {
     const wrong = await create({ url: paged.url, headers: { 'x-api-key': 'nope' } });
@@ -88,7 +94,11 @@ describe('toolsets: create, read, update, delete', () => {
     expect(first.body.items).toHaveLength(1);
     expect(first.body.items[0]).toMatchObject({ name: 'other-fixture', toolCount: 5 });
     expect(first.body.items[0]).not.toHaveProperty('tools');
-    const second = await api<{ items: Toolset[]; nextCursor: string | null }>(stack.url, 'GET', `/toolsets?limit=1&cursor=${first.body.nextCursor}`);
+    const second = await api<{ items: Toolset[]; nextCursor: string | null }>(
+      stack.url,
+      'GET',
+      `/toolsets?limit=1&cursor=${first.body.nextCursor}`,
+    );
     expect(second.body.items[0]).toMatchObject({ name: 'Paged', headers: { 'X-Api-Key': '***' } });
     const all = await api<{ items: Toolset[]; nextCursor: string | null }>(stack.url, 'GET', '/toolsets');
     expect(all.body.nextCursor).toBeNull();
@@ -125,7 +135,9 @@ describe('toolsets: create, read, update, delete', () => {
     expect(kept.body.headers).toEqual({ 'x-api-key': '***', 'x-trace': '***' });
     expect(kept.body.toolsRefreshedAt > created.body.toolsRefreshedAt).toBe(true);
 
-    const unknownMask = await api<{ errors: { path: string }[] }>(stack.url, 'PATCH', `/toolsets/${id}`, { headers: { authorization: '***' } });
+    const unknownMask = await api<{ errors: { path: string }[] }>(stack.url, 'PATCH', `/toolsets/${id}`, {
+      headers: { authorization: '***' },
+    });
     expect(unknownMask.status).toBe(400);
     expect(unknownMask.body.errors[0].path).toBe('/headers/authorization');
 
@@ -146,7 +158,11 @@ describe('toolsets: create, read, update, delete', () => {
 
   it('rejects unknown fields and malformed values in a PATCH with their paths', async () => {
     const created = await create({ url: other.url });
-    const res = await api<{ errors: { path: string; code: string }[] }>(stack.url, 'PATCH', `/toolsets/${created.body.id}`, { nme: 'x', url: 'nope', timeoutMs: -1 });
+    const res = await api<{ errors: { path: string; code: string }[] }>(stack.url, 'PATCH', `/toolsets/${created.body.id}`, {
+      nme: 'x',
+      url: 'nope',
+      timeoutMs: -1,
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors.map((error) => error.path).sort()).toEqual(['/nme', '/timeoutMs', '/url']);
   });
@@ -160,7 +176,12 @@ describe('toolsets: create, read, update, delete', () => {
     expect(refused.body.message).toContain('Uses it');
 
     const free = await create({ url: other.url, name: 'Free' });
-    await insertRaw(stack.config, 'workflows', { name: 'Deleted one', latestVersion: 2, toolsetIds: [free.body.id], deletedAt: new Date() });
+    await insertRaw(stack.config, 'workflows', {
+      name: 'Deleted one',
+      latestVersion: 2,
+      toolsetIds: [free.body.id],
+      deletedAt: new Date(),
+    });
     expect((await api(stack.url, 'DELETE', `/toolsets/${free.body.id}`)).status).toBe(204);
     expect((await api(stack.url, 'GET', `/toolsets/${free.body.id}`)).status).toBe(404);
     expect((await api(stack.url, 'DELETE', `/toolsets/${free.body.id}`)).status).toBe(404);

@@ -59,7 +59,13 @@ describe('toolsets: errors (SPEC §2, §6)', () => {
   });
 
   it('400 for unknown fields and bad values, each with its path', async () => {
-    const res = await create({ url: 'http://127.0.0.1:1/mcp', transport: 'websocket', timeoutMs: 'soon', headers: { 'bad name': 'x', 'x-ok': 'a\r\nb', Host: 'h' }, extra: 1 });
+    const res = await create({
+      url: 'http://127.0.0.1:1/mcp',
+      transport: 'websocket',
+      timeoutMs: 'soon',
+      headers: { 'bad name': 'x', 'x-ok': 'a\r\nb', Host: 'h' },
+      extra: 1,
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors?.map((error) => [error.path, error.code]).sort()).toEqual(
       [
@@ -94,7 +100,12 @@ describe('toolsets: errors (SPEC §2, §6)', () => {
     expect(res.body.code).toBe('MCP_PROTOCOL_ERROR');
     expect(res.body.message).toMatch(/2026-07-28.*Streamable HTTP.*SSE/);
     expect(res.body.errors).toEqual([
-      expect.objectContaining({ path: '/url', transport: 'streamable-http', protocolVersion: '2026-07-28', message: expect.stringContaining('404') }),
+      expect.objectContaining({
+        path: '/url',
+        transport: 'streamable-http',
+        protocolVersion: '2026-07-28',
+        message: expect.stringContaining('404'),
+      }),
       expect.objectContaining({ path: '/url', transport: 'streamable-http', message: expect.stringContaining('404') }),
       expect.objectContaining({ path: '/url', transport: 'sse', message: expect.stringContaining('404') }),
     ]);
@@ -113,7 +124,12 @@ describe('toolsets: errors (SPEC §2, §6)', () => {
   });
 
   it('422 OUTBOUND_BLOCKED for cloud metadata addresses, without connecting', async () => {
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fd00:ec2::254]/mcp', 'http://metadata.google.internal/mcp', 'http://[::ffff:169.254.169.254]/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fd00:ec2::254]/mcp',
+      'http://metadata.google.internal/mcp',
+      'http://[::ffff:169.254.169.254]/',
+    ]) {
       const started = Date.now();
       const res = await create({ url });
       expect(res.status).toBe(422);
@@ -124,7 +140,11 @@ describe('toolsets: errors (SPEC §2, §6)', () => {
   });
 
   it('does not follow a redirect to another host: the other host never sees the request or its credential', async () => {
-    const res = await create({ url: `${redirector.origin}/mcp`, transport: 'streamable-http', headers: { authorization: 'Bearer never-forwarded' } });
+    const res = await create({
+      url: `${redirector.origin}/mcp`,
+      transport: 'streamable-http',
+      headers: { authorization: 'Bearer never-forwarded' },
+    });
     expect(res.status).toBe(422);
     expect(redirector.received.length).toBeGreaterThan(0);
     expect(redirector.received[0].headers.authorization).toBe('Bearer never-forwarded');

@@ -25,7 +25,11 @@ describe('toolsets: every MCP generation behind one URL', () => {
       const server = await startFixtureServer({ protocolVersion: version, name: `fixture-${version}` });
       sessionServers.push(server);
       // 2024-11-05 servers speak legacy HTTP+SSE only: the user has its /sse URL.
-      generations.push(version === '2024-11-05' ? { version, transport: 'sse', url: () => server.sseUrl } : { version, transport: 'streamable-http', url: () => server.url });
+      generations.push(
+        version === '2024-11-05'
+          ? { version, transport: 'sse', url: () => server.sseUrl }
+          : { version, transport: 'streamable-http', url: () => server.url },
+      );
     }
     stateless = await startStatelessFixtureServer();
     generations.push({ version: '2026-07-28', transport: 'streamable-http', url: () => stateless.url });
@@ -43,7 +47,9 @@ describe('toolsets: every MCP generation behind one URL', () => {
       const read = await api<ToolsetBody>(stack.apiUrl, 'GET', `/toolsets/${created.body.id}`);
       expect(read.body.protocolVersion).toBe(version);
 
-      const adHoc = await api<{ text: string }>(stack.apiUrl, 'POST', `/toolsets/${created.body.id}/tools/echo/call`, { arguments: { message: version } });
+      const adHoc = await api<{ text: string }>(stack.apiUrl, 'POST', `/toolsets/${created.body.id}/tools/echo/call`, {
+        arguments: { message: version },
+      });
       expect(adHoc.status).toBe(200);
       expect(adHoc.body.text).toBe(version);
 
@@ -51,7 +57,12 @@ describe('toolsets: every MCP generation behind one URL', () => {
         name: `echo over ${version}`,
         nodes: [
           { id: 'start', type: 'start' },
-          { id: 'echo', type: 'mcpTool', config: { toolsetId: created.body.id, tool: 'echo' }, inputs: { message: { value: `run ${version}` } } },
+          {
+            id: 'echo',
+            type: 'mcpTool',
+            config: { toolsetId: created.body.id, tool: 'echo' },
+            inputs: { message: { value: `run ${version}` } },
+          },
           { id: 'end', type: 'end', inputs: { said: { ref: 'echo.text' } } },
         ],
         edges: [
@@ -77,7 +88,9 @@ describe('toolsets: every MCP generation behind one URL', () => {
     const upgraded = await startStatelessFixtureServer({ name: 'after', port });
     try {
       // The remembered 2025-06-18 path fails first, the stateless one answers.
-      const adHoc = await api<{ text: string }>(stack.apiUrl, 'POST', `/toolsets/${created.body.id}/tools/echo/call`, { arguments: { message: 'still here' } });
+      const adHoc = await api<{ text: string }>(stack.apiUrl, 'POST', `/toolsets/${created.body.id}/tools/echo/call`, {
+        arguments: { message: 'still here' },
+      });
       expect(adHoc.body.text).toBe('still here');
       const refreshed = await api<{ toolset: ToolsetBody }>(stack.apiUrl, 'POST', `/toolsets/${created.body.id}/refresh`);
       expect(refreshed.status).toBe(200);

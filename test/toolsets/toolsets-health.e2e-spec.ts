@@ -38,7 +38,12 @@ describe('toolset health: POST /toolsets/:id/check', () => {
     expect(healthy.body.latencyMs).toBeGreaterThanOrEqual(0);
     expect(healthy.body.error).toBeUndefined();
     const stored = await api<Toolset>(stack.apiUrl, 'GET', `/toolsets/${id}`);
-    expect(stored.body.health).toEqual({ ok: true, checkedAt: healthy.body.checkedAt, latencyMs: healthy.body.latencyMs, protocolVersion: '2025-11-25' });
+    expect(stored.body.health).toEqual({
+      ok: true,
+      checkedAt: healthy.body.checkedAt,
+      latencyMs: healthy.body.latencyMs,
+      protocolVersion: '2025-11-25',
+    });
     expect(stored.body.updatedAt).toBe(before.body.updatedAt);
     expect(server.sessions()).toBe(0);
 
@@ -58,7 +63,10 @@ describe('toolset health: periodic checks (TOOLSET_HEALTH_INTERVAL_MS)', () => {
   let server: FixtureServer;
 
   beforeAll(async () => {
-    [stack, server] = await Promise.all([startRunStack({ TOOLSET_HEALTH_INTERVAL_MS: '300' }), startFixtureServer({ tools: basicTools() })]);
+    [stack, server] = await Promise.all([
+      startRunStack({ TOOLSET_HEALTH_INTERVAL_MS: '300' }),
+      startFixtureServer({ tools: basicTools() }),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([stack?.close(), server?.close()]);

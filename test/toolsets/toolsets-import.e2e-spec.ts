@@ -10,7 +10,15 @@ interface ImportAnswer {
   dryRun: boolean;
   created: number;
   failed: number;
-  items: { name: string; status: string; reason?: string; code?: string; toolsetId?: string; transport?: string; errors?: { path: string }[] }[];
+  items: {
+    name: string;
+    status: string;
+    reason?: string;
+    code?: string;
+    toolsetId?: string;
+    transport?: string;
+    errors?: { path: string }[];
+  }[];
 }
 
 /** A port where nothing listens: bound, then closed. */
@@ -52,13 +60,19 @@ describe('POST /toolsets/import', () => {
     await Promise.all([stack?.close(), open?.close(), guarded?.close()]);
   });
 
-  const names = async () => (await api<{ items: { name: string }[] }>(stack.apiUrl, 'GET', '/toolsets?limit=100')).body.items.map((item) => item.name).sort();
+  const names = async () =>
+    (await api<{ items: { name: string }[] }>(stack.apiUrl, 'GET', '/toolsets?limit=100')).body.items.map((item) => item.name).sort();
 
   it('with ?dryRun=true connects to every entry and saves nothing', async () => {
     const res = await api<ImportAnswer>(stack.apiUrl, 'POST', '/toolsets/import?dryRun=true', file);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ dryRun: true, created: 0, failed: 4 });
-    expect(res.body.items.filter((item) => item.status === 'valid').map((item) => item.name)).toEqual(['everything', 'streamable', 'legacy', 'vscodeHttp']);
+    expect(res.body.items.filter((item) => item.status === 'valid').map((item) => item.name)).toEqual([
+      'everything',
+      'streamable',
+      'legacy',
+      'vscodeHttp',
+    ]);
     expect(await names()).toEqual([]);
   });
 
@@ -84,11 +98,19 @@ describe('POST /toolsets/import', () => {
   });
 
   it('reads the VS Code shape, and refuses a file that is neither', async () => {
-    const vscode = await api<ImportAnswer>(stack.apiUrl, 'POST', '/toolsets/import?dryRun=true', { inputs: [], servers: { one: { type: 'http', url: open.url }, two: { type: 'websocket', url: open.url } } });
+    const vscode = await api<ImportAnswer>(stack.apiUrl, 'POST', '/toolsets/import?dryRun=true', {
+      inputs: [],
+      servers: { one: { type: 'http', url: open.url }, two: { type: 'websocket', url: open.url } },
+    });
     expect(vscode.status).toBe(200);
     expect(vscode.body.items).toEqual([
       expect.objectContaining({ name: 'one', status: 'valid' }),
-      expect.objectContaining({ name: 'two', status: 'failed', reason: 'invalid', errors: [expect.objectContaining({ path: '/servers/two/type' })] }),
+      expect.objectContaining({
+        name: 'two',
+        status: 'failed',
+        reason: 'invalid',
+        errors: [expect.objectContaining({ path: '/servers/two/type' })],
+      }),
     ]);
     for (const body of [{}, { mcpServers: {}, servers: {} }, { mcpServers: [] }]) {
       expect((await api(stack.apiUrl, 'POST', '/toolsets/import', body)).status).toBe(400);

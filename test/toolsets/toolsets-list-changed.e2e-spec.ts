@@ -81,7 +81,11 @@ describe('live tool changes: notifications/tools/list_changed', () => {
 
     const paged = await api<{ items: Change[]; nextCursor: string }>(stack.apiUrl, 'GET', `/toolsets/${id}/changes?limit=1`);
     expect(paged.body.items.map((item) => item.id)).toEqual([second.id]);
-    const next = await api<{ items: Change[]; nextCursor: string | null }>(stack.apiUrl, 'GET', `/toolsets/${id}/changes?limit=1&cursor=${paged.body.nextCursor}`);
+    const next = await api<{ items: Change[]; nextCursor: string | null }>(
+      stack.apiUrl,
+      'GET',
+      `/toolsets/${id}/changes?limit=1&cursor=${paged.body.nextCursor}`,
+    );
     expect(next.body).toEqual({ items: [expect.objectContaining({ id: first.id })], nextCursor: null });
     expect((await api(stack.apiUrl, 'GET', '/toolsets/000000000000000000000000/changes')).status).toBe(404);
   });

@@ -82,14 +82,19 @@ describe('toolsets: tricky schemas become typed inputs', () => {
     const legacy = toolset.tools.find((tool) => tool.name === 'legacy_draft07');
     expect(legacy?.usable).toBe(true);
     expect(typesOf(legacy)).toEqual({ point: 'object', pair: 'array<any>' });
-    expect(legacy?.inputs.find((input) => input.key === 'point')?.schema).toMatchObject({ $ref: '#/definitions/Point', definitions: { Point: { type: 'object' } } });
+    expect(legacy?.inputs.find((input) => input.key === 'point')?.schema).toMatchObject({
+      $ref: '#/definitions/Point',
+      definitions: { Point: { type: 'object' } },
+    });
   });
 
   it('marks the tools whose schema cannot compile unusable, with the reason; the rest stay usable', () => {
     const unusable = toolset.tools.filter((tool) => !tool.usable);
     expect(unusable.map((tool) => tool.name).sort()).toEqual(['broken_output', 'remote_ref']);
     expect(unusable.find((tool) => tool.name === 'broken_output')?.unusableReason).toMatch(/^outputSchema cannot be compiled/);
-    expect(unusable.find((tool) => tool.name === 'remote_ref')?.unusableReason).toContain("can't resolve reference https://schemas.example.invalid/config.json");
+    expect(unusable.find((tool) => tool.name === 'remote_ref')?.unusableReason).toContain(
+      "can't resolve reference https://schemas.example.invalid/config.json",
+    );
     expect(toolset.tools.filter((tool) => tool.usable)).toHaveLength(toolset.toolCount - 2);
   });
 
@@ -104,7 +109,9 @@ describe('toolsets: tricky schemas become typed inputs', () => {
   });
 
   it('refuses an ad-hoc call of an unusable tool with 422 TOOL_UNUSABLE and the reason', async () => {
-    const res = await api<{ code: string; message: string }>(stack.url, 'POST', `/toolsets/${toolset.id}/tools/remote_ref/call`, { arguments: { config: {} } });
+    const res = await api<{ code: string; message: string }>(stack.url, 'POST', `/toolsets/${toolset.id}/tools/remote_ref/call`, {
+      arguments: { config: {} },
+    });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('TOOL_UNUSABLE');
     expect(res.body.message).toContain("can't resolve reference");
@@ -116,7 +123,11 @@ describe('toolsets: tricky schemas become typed inputs', () => {
       arguments: { address: { city: 'Oslo' }, mode: 'slow', addresses: [{ street: 1 }] },
     });
     expect(res.status).toBe(400);
-    expect([...new Set(res.body.errors.map((error) => error.path))].sort()).toEqual(['/arguments/address/street', '/arguments/addresses/0/street', '/arguments/mode']);
+    expect([...new Set(res.body.errors.map((error) => error.path))].sort()).toEqual([
+      '/arguments/address/street',
+      '/arguments/addresses/0/street',
+      '/arguments/mode',
+    ]);
   });
 });
 
@@ -137,13 +148,23 @@ describe('toolsets: refresh against a server whose tool list changes', () => {
     const created = await api<Toolset>(stack.url, 'POST', '/toolsets', { url: server.url });
     expect(created.body.tools.map((tool) => tool.name)).toEqual(['echo', 'add', 'slow', 'fail', 'rich']);
 
-    tools.splice(tools.findIndex((tool) => tool.name === 'fail'), 1);
-    tools.splice(tools.findIndex((tool) => tool.name === 'rich'), 1);
+    tools.splice(
+      tools.findIndex((tool) => tool.name === 'fail'),
+      1,
+    );
+    tools.splice(
+      tools.findIndex((tool) => tool.name === 'rich'),
+      1,
+    );
     const echo = tools.find((tool) => tool.name === 'echo') as FixtureTool;
     echo.description = 'Returns its message, now documented differently.';
     const add = tools.find((tool) => tool.name === 'add') as FixtureTool;
     add.inputSchema = { ...add.inputSchema, properties: { a: { type: 'number' }, b: { type: 'number' }, c: { type: 'number' } } };
-    tools.push({ name: 'multiply', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } }, handler: () => ({ content: [] }) });
+    tools.push({
+      name: 'multiply',
+      inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } },
+      handler: () => ({ content: [] }),
+    });
     tools.push({ name: 'another', inputSchema: { type: 'object' }, handler: () => ({ content: [] }) });
 
     const res = await api<Refreshed>(stack.url, 'POST', `/toolsets/${created.body.id}/refresh`);

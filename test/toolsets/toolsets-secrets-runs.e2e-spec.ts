@@ -13,7 +13,10 @@ describe('toolsets: secrets in workflow runs', () => {
   let fixture: FixtureServer;
 
   beforeAll(async () => {
-    [stack, fixture] = await Promise.all([startRunStack(), startFixtureServer({ tools: basicTools(), auth: { header: 'x-api-key', value: apiKey } })]);
+    [stack, fixture] = await Promise.all([
+      startRunStack(),
+      startFixtureServer({ tools: basicTools(), auth: { header: 'x-api-key', value: apiKey } }),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([stack?.close(), fixture?.close()]);

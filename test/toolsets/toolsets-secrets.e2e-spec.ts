@@ -89,10 +89,15 @@ describe('toolsets: header values are secrets', () => {
 
   it('rotates keys: SECRETS_KEY_PREVIOUS still opens old values, a write re-seals them under the new key', async () => {
     await first.close();
-    const rotated = await startLoggedApi({ MONGO_URL: first.config.mongoUrl, SECRETS_KEY: keyTwo, SECRETS_KEY_PREVIOUS: keyOne }, { keepData: true });
+    const rotated = await startLoggedApi(
+      { MONGO_URL: first.config.mongoUrl, SECRETS_KEY: keyTwo, SECRETS_KEY_PREVIOUS: keyOne },
+      { keepData: true },
+    );
     try {
       const sealedBefore = ((await rawDatabaseDump(first.config)).toolsets[0] as { headers: StoredHeader[] }).headers;
-      const call = await api<{ text: string }>(rotated.url, 'POST', `/toolsets/${toolsetId}/tools/echo/call`, { arguments: { message: 'rotated' } });
+      const call = await api<{ text: string }>(rotated.url, 'POST', `/toolsets/${toolsetId}/tools/echo/call`, {
+        arguments: { message: 'rotated' },
+      });
       expect(call.status).toBe(200);
       expect(call.body.text).toBe('rotated');
 
@@ -108,9 +113,13 @@ describe('toolsets: header values are secrets', () => {
     // Without the previous key, the re-sealed values still open.
     const newOnly = await startLoggedApi({ MONGO_URL: first.config.mongoUrl, SECRETS_KEY: keyTwo }, { keepData: true });
     try {
-      const call = await api<{ text: string }>(newOnly.url, 'POST', `/toolsets/${toolsetId}/tools/echo/call`, { arguments: { message: 'new key only' } });
+      const call = await api<{ text: string }>(newOnly.url, 'POST', `/toolsets/${toolsetId}/tools/echo/call`, {
+        arguments: { message: 'new key only' },
+      });
       expect(call.body.text).toBe('new key only');
-      const patched = await api<Toolset>(newOnly.url, 'PATCH', `/toolsets/${toolsetId}`, { headers: { Authorization: '***', 'x-api-key': newApiKey } });
+      const patched = await api<Toolset>(newOnly.url, 'PATCH', `/toolsets/${toolsetId}`, {
+        headers: { Authorization: '***', 'x-api-key': newApiKey },
+      });
       expect(patched.status).toBe(422); // the server only knows the old key: refused, nothing stored
       const raw = JSON.stringify(await rawDatabaseDump(first.config));
       expect(raw).not.toContain(newApiKey);

@@ -41,7 +41,11 @@ describe('toolsets against server-everything (Streamable HTTP and SSE-only)', ()
   let sseOnly: ServerEverything;
 
   beforeAll(async () => {
-    [stack, streamable, sseOnly] = await Promise.all([startLoggedApi(), startServerEverything('streamableHttp'), startServerEverything('sse')]);
+    [stack, streamable, sseOnly] = await Promise.all([
+      startLoggedApi(),
+      startServerEverything('streamableHttp'),
+      startServerEverything('sse'),
+    ]);
   }, 30_000);
   afterAll(async () => {
     await Promise.all([stack?.close(), streamable?.close(), sseOnly?.close()]);
@@ -59,7 +63,9 @@ describe('toolsets against server-everything (Streamable HTTP and SSE-only)', ()
     const echo = res.body.tools.find((tool) => tool.name === 'echo');
     expect(echo).toMatchObject({ usable: true, inputs: [{ key: 'message', valueType: 'string', required: true }] });
     const structured = res.body.tools.find((tool) => tool.name === 'get-structured-content');
-    expect(structured?.inputs).toEqual([expect.objectContaining({ key: 'location', valueType: 'string', required: true, enum: ['New York', 'Chicago', 'Los Angeles'] })]);
+    expect(structured?.inputs).toEqual([
+      expect.objectContaining({ key: 'location', valueType: 'string', required: true, enum: ['New York', 'Chicago', 'Los Angeles'] }),
+    ]);
     expect(structured?.outputs?.map((output) => [output.key, output.valueType])).toEqual([
       ['temperature', 'number'],
       ['conditions', 'string'],
@@ -80,7 +86,10 @@ describe('toolsets against server-everything (Streamable HTTP and SSE-only)', ()
 
   it('previews without saving', async () => {
     const before = await api<{ items: unknown[] }>(stack.url, 'GET', '/toolsets');
-    const res = await api<Toolset & { id?: string }>(stack.url, 'POST', '/toolsets/preview', { url: streamable.url, transport: 'streamable-http' });
+    const res = await api<Toolset & { id?: string }>(stack.url, 'POST', '/toolsets/preview', {
+      url: streamable.url,
+      transport: 'streamable-http',
+    });
     expect(res.status).toBe(200);
     expect(res.body.id).toBeUndefined();
     expect(res.body).toMatchObject({ transport: 'streamable-http', requestedTransport: 'streamable-http' });
@@ -103,7 +112,9 @@ describe('toolsets against server-everything (Streamable HTTP and SSE-only)', ()
   });
 
   it('calls get-structured-content ad hoc: structuredContent as the server sent it', async () => {
-    const res = await api<CallResult>(stack.url, 'POST', `/toolsets/${streamableId}/tools/get-structured-content/call`, { arguments: { location: 'Chicago' } });
+    const res = await api<CallResult>(stack.url, 'POST', `/toolsets/${streamableId}/tools/get-structured-content/call`, {
+      arguments: { location: 'Chicago' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.isError).toBe(false);
     expect(res.body.structuredContent).toEqual({ temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 });
@@ -114,9 +125,13 @@ describe('toolsets against server-everything (Streamable HTTP and SSE-only)', ()
     const wrongType = await api<ErrorBody>(stack.url, 'POST', `/toolsets/${streamableId}/tools/echo/call`, { arguments: { message: 42 } });
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.code).toBe('MCP_INPUT_INVALID');
-    expect(wrongType.body.errors).toEqual([expect.objectContaining({ path: '/arguments/message', message: expect.stringMatching(/string/) })]);
+    expect(wrongType.body.errors).toEqual([
+      expect.objectContaining({ path: '/arguments/message', message: expect.stringMatching(/string/) }),
+    ]);
 
-    const notInEnum = await api<ErrorBody>(stack.url, 'POST', `/toolsets/${streamableId}/tools/get-structured-content/call`, { arguments: { location: 'Paris' } });
+    const notInEnum = await api<ErrorBody>(stack.url, 'POST', `/toolsets/${streamableId}/tools/get-structured-content/call`, {
+      arguments: { location: 'Paris' },
+    });
     expect(notInEnum.status).toBe(400);
     expect(notInEnum.body.errors[0]).toMatchObject({ path: '/arguments/location', message: expect.stringContaining('Chicago') });
 
@@ -124,7 +139,10 @@ describe('toolsets against server-everything (Streamable HTTP and SSE-only)', ()
     expect(missing.status).toBe(400);
     expect(missing.body.errors[0].path).toBe('/arguments/message');
 
-    const unknownField = await api<ErrorBody>(stack.url, 'POST', `/toolsets/${streamableId}/tools/echo/call`, { arguments: { message: 'x' }, args: {} });
+    const unknownField = await api<ErrorBody>(stack.url, 'POST', `/toolsets/${streamableId}/tools/echo/call`, {
+      arguments: { message: 'x' },
+      args: {},
+    });
     expect(unknownField.status).toBe(400);
     expect(unknownField.body.errors).toEqual([expect.objectContaining({ path: '/args', code: 'UNKNOWN_FIELD' })]);
   });
@@ -137,14 +155,18 @@ describe('toolsets against server-everything (Streamable HTTP and SSE-only)', ()
   });
 
   it('refreshes without changes: empty diff', async () => {
-    const res = await api<{ toolset: Toolset; added: string[]; removed: string[]; changed: string[] }>(stack.url, 'POST', `/toolsets/${streamableId}/refresh`);
+    const res = await api<{ toolset: Toolset; added: string[]; removed: string[]; changed: string[] }>(
+      stack.url,
+      'POST',
+      `/toolsets/${streamableId}/refresh`,
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ added: [], removed: [], changed: [] });
     expect(res.body.toolset.transport).toBe('streamable-http');
   });
 });
 
-describe('scripts/server-everything.mjs (the README walkthroughs\' MCP server)', () => {
+describe("scripts/server-everything.mjs (the README walkthroughs' MCP server)", () => {
   let stack: LoggedApi;
   beforeAll(async () => {
     stack = await startLoggedApi();

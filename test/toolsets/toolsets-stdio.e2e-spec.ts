@@ -60,7 +60,12 @@ describe('stdio toolsets: the operator gate', () => {
   });
 
   it('checks the body of a stdio toolset strictly, with paths', async () => {
-    const res = await api<ErrorBody>(listed.apiUrl, 'POST', '/toolsets', { command: 'bin/tool', args: [1], env: { 'BAD-NAME': 'x' }, url: 'http://x' });
+    const res = await api<ErrorBody>(listed.apiUrl, 'POST', '/toolsets', {
+      command: 'bin/tool',
+      args: [1],
+      env: { 'BAD-NAME': 'x' },
+      url: 'http://x',
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors.map((problem) => problem.path).sort()).toEqual(['/args/0', '/command', '/env/BAD-NAME', '/url']);
   });
@@ -82,9 +87,21 @@ describe('stdio toolsets: real servers in workflows', () => {
   });
 
   it('registers server-everything over stdio: env masked, sealed at rest, given to a minimal environment', async () => {
-    const created = await api<StdioToolset>(stack.apiUrl, 'POST', '/toolsets', { name: 'everything', command: everything.command, args: everything.args, env: { MY_TOKEN: token } });
+    const created = await api<StdioToolset>(stack.apiUrl, 'POST', '/toolsets', {
+      name: 'everything',
+      command: everything.command,
+      args: everything.args,
+      env: { MY_TOKEN: token },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ kind: 'stdio', command: process.execPath, env: { MY_TOKEN: '***' }, process: 'per-run', transport: 'stdio', requestedTransport: 'stdio' });
+    expect(created.body).toMatchObject({
+      kind: 'stdio',
+      command: process.execPath,
+      env: { MY_TOKEN: '***' },
+      process: 'per-run',
+      transport: 'stdio',
+      requestedTransport: 'stdio',
+    });
     expect(created.body.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['get-sum', 'get-env']));
     expect(existsSync(join(workDir, 'unsaved'))).toBe(true);
 
@@ -93,7 +110,9 @@ describe('stdio toolsets: real servers in workflows', () => {
     const childEnv = JSON.parse(env.body.text) as Record<string, string>;
     expect(childEnv.MY_TOKEN).toBe(token);
     // Nothing of the service's own environment (database and Redis URLs, keys) reaches the process.
-    expect(Object.keys(childEnv).filter((name) => !['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'MY_TOKEN'].includes(name))).toEqual([]);
+    expect(
+      Object.keys(childEnv).filter((name) => !['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'MY_TOKEN'].includes(name)),
+    ).toEqual([]);
     expect(existsSync(join(workDir, created.body.id))).toBe(true);
 
     const got = await api<StdioToolset>(stack.apiUrl, 'GET', `/toolsets/${created.body.id}`);
@@ -115,7 +134,12 @@ describe('stdio toolsets: real servers in workflows', () => {
       inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
       nodes: [
         { id: 'start', type: 'start' },
-        { id: 'write', type: 'mcpTool', config: { toolsetId: fs.body.id, tool: 'write_file' }, inputs: { path: { value: file }, content: { ref: 'start.text' } } },
+        {
+          id: 'write',
+          type: 'mcpTool',
+          config: { toolsetId: fs.body.id, tool: 'write_file' },
+          inputs: { path: { value: file }, content: { ref: 'start.text' } },
+        },
         { id: 'read', type: 'mcpTool', config: { toolsetId: fs.body.id, tool: 'read_text_file' }, inputs: { path: { value: file } } },
         { id: 'sum', type: 'mcpTool', config: { toolsetId: sum.body.id, tool: 'get-sum' }, inputs: { a: { value: 2 }, b: { value: 3 } } },
         { id: 'end', type: 'end', inputs: { content: { ref: 'read.text' }, sum: { ref: 'sum.text' } } },
@@ -133,7 +157,11 @@ describe('stdio toolsets: real servers in workflows', () => {
     expect(String((run.outputs as Record<string, unknown>).sum)).toContain('5');
     expect(readFileSync(file, 'utf8')).toBe('written over stdio');
     // Process per run: the run's pool closed, so neither server process is left behind.
-    await waitUntil(() => childPidsMatching(filesystemEntry).length === 0 && childPidsMatching(everything.args?.[0] ?? '').length === 0, 5_000, 'stdio processes to exit');
+    await waitUntil(
+      () => childPidsMatching(filesystemEntry).length === 0 && childPidsMatching(everything.args?.[0] ?? '').length === 0,
+      5_000,
+      'stdio processes to exit',
+    );
   });
 });
 

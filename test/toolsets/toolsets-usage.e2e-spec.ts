@@ -32,7 +32,9 @@ describe('GET /toolsets/:id/usage', () => {
     const before = new Date().toISOString();
     const durations: number[] = [];
     for (let call = 0; call < 7; call++) {
-      const res = await api<{ durationMs: number }>(stack.apiUrl, 'POST', `/toolsets/${id}/tools/add/call`, { arguments: { a: call, b: 1 } });
+      const res = await api<{ durationMs: number }>(stack.apiUrl, 'POST', `/toolsets/${id}/tools/add/call`, {
+        arguments: { a: call, b: 1 },
+      });
       expect(res.status).toBe(200);
       durations.push(res.body.durationMs);
     }
@@ -41,7 +43,9 @@ describe('GET /toolsets/:id/usage', () => {
     }
     // Refused before any call (invalid arguments): not a call, not counted.
     expect((await api(stack.apiUrl, 'POST', `/toolsets/${id}/tools/add/call`, { arguments: { a: 'x' } })).status).toBe(400);
-    expect((await api(stack.apiUrl, 'POST', `/toolsets/${other}/tools/echo/call`, { arguments: { message: 'elsewhere' } })).status).toBe(200);
+    expect((await api(stack.apiUrl, 'POST', `/toolsets/${other}/tools/echo/call`, { arguments: { message: 'elsewhere' } })).status).toBe(
+      200,
+    );
 
     const workflowId = await createWorkflow(stack.apiUrl, {
       name: 'echo twice',
@@ -49,7 +53,13 @@ describe('GET /toolsets/:id/usage', () => {
         { id: 'start', type: 'start' },
         { id: 'one', type: 'mcpTool', config: { toolsetId: id, tool: 'echo' }, inputs: { message: { value: 'a' } } },
         { id: 'two', type: 'mcpTool', config: { toolsetId: id, tool: 'echo' }, inputs: { message: { value: 'b' } } },
-        { id: 'slow', type: 'mcpTool', config: { toolsetId: id, tool: 'slow' }, inputs: { steps: { value: 1 }, stepMs: { value: 1 } }, timeoutMs: 60_000 },
+        {
+          id: 'slow',
+          type: 'mcpTool',
+          config: { toolsetId: id, tool: 'slow' },
+          inputs: { steps: { value: 1 }, stepMs: { value: 1 } },
+          timeoutMs: 60_000,
+        },
         { id: 'end', type: 'end', inputs: {} },
       ],
       edges: [
@@ -66,15 +76,28 @@ describe('GET /toolsets/:id/usage', () => {
     expect(usage.body).toMatchObject({ toolsetId: id, since: before, calls: 12, failed: 2 });
     const byTool = Object.fromEntries(usage.body.tools.map((tool) => [tool.tool, tool]));
     expect(usage.body.tools.map((tool) => tool.tool)).toEqual(['add', 'echo', 'fail', 'slow']);
-    expect(byTool.add).toEqual({ tool: 'add', calls: 7, errors: {}, p50Ms: nearestRank(durations, 0.5), p95Ms: nearestRank(durations, 0.95) });
+    expect(byTool.add).toEqual({
+      tool: 'add',
+      calls: 7,
+      errors: {},
+      p50Ms: nearestRank(durations, 0.5),
+      p95Ms: nearestRank(durations, 0.95),
+    });
     expect(byTool.echo).toMatchObject({ calls: 2, errors: {} });
     expect(byTool.fail).toMatchObject({ calls: 2, errors: { MCP_TOOL_ERROR: 2 } });
     expect(byTool.slow).toMatchObject({ calls: 1, errors: {} });
     expect(byTool.echo.p50Ms).toBeLessThanOrEqual(byTool.echo.p95Ms);
 
-    const later = await api<Usage>(stack.apiUrl, 'GET', `/toolsets/${id}/usage?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);
+    const later = await api<Usage>(
+      stack.apiUrl,
+      'GET',
+      `/toolsets/${id}/usage?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+    );
     expect(later.body).toMatchObject({ calls: 0, failed: 0, tools: [] });
-    expect((await api<Usage>(stack.apiUrl, 'GET', `/toolsets/${other}/usage`)).body).toMatchObject({ calls: 1, tools: [{ tool: 'echo', calls: 1 }] });
+    expect((await api<Usage>(stack.apiUrl, 'GET', `/toolsets/${other}/usage`)).body).toMatchObject({
+      calls: 1,
+      tools: [{ tool: 'echo', calls: 1 }],
+    });
     expect((await api(stack.apiUrl, 'GET', `/toolsets/${id}/usage?since=yesterday`)).status).toBe(400);
     expect((await api(stack.apiUrl, 'GET', '/toolsets/000000000000000000000000/usage')).status).toBe(404);
   });

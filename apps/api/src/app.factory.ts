@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
@@ -13,6 +15,9 @@ export async function createApiApp(config: AppConfig, logs: LogOptions = {}): Pr
   });
   app.useLogger(app.get(Logger));
   app.useBodyParser('json', { limit: config.api.bodyLimitBytes });
+  // The /docs page's viewer, from the npm package: no CDN, so it works on machines without internet.
+  const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  app.useStaticAssets(swaggerUi, { prefix: '/docs/assets/', index: false });
   app.enableShutdownHooks();
   return app;
 }

@@ -1,10 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { ConfigModule, NodeRegistryModule, PersistenceModule, type AppConfig } from '#workflow/nest';
+import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { ApiExceptionFilter } from './common/api-exception.filter.js';
 import { loggerModule, type LogOptions } from './common/logging.js';
 
 import { HealthModule } from './health/health.module.js';
+import { OpenApiModule } from './openapi/openapi.module.js';
 import { McpEndpointModule } from './mcp-endpoint/mcp-endpoint.module.js';
 import { McpServersModule } from './mcp-servers/mcp-servers.module.js';
 import { ProvidersModule } from './providers/providers.module.js';
@@ -23,12 +25,14 @@ export class AppModule {
         loggerModule(config, logs.destination),
         PersistenceModule.forRoot(config.mongoUrl),
         RedisModule,
+        ApiKeysModule,
         HealthModule,
         ProvidersModule,
         ToolsetsModule,
         NodeRegistryModule,
         WorkflowsModule,
         RunsModule,
+        OpenApiModule,
         McpServersModule,
         McpEndpointModule,
       ],

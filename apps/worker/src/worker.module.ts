@@ -40,7 +40,22 @@ export class WorkerModule {
         // The model client for llm/agent nodes, handed to them as ENGINE_EXTRAS.
         LlmModule,
       ],
-      providers: [ActiveRuns, RunEventsPublisher, CancelListener, RunSessions, SharedStdioServers, RunPreparer, RunExecutor, RunProcessor, RunWorker, RunQueueProducer, RunSweeper, ToolsetHealthSchedule, ToolsetRefreshWorker, RunRetention],
+      providers: [
+        ActiveRuns,
+        RunEventsPublisher,
+        CancelListener,
+        RunSessions,
+        SharedStdioServers,
+        RunPreparer,
+        RunExecutor,
+        RunProcessor,
+        RunWorker,
+        RunQueueProducer,
+        RunSweeper,
+        ToolsetHealthSchedule,
+        ToolsetRefreshWorker,
+        RunRetention,
+      ],
     };
   }
 }

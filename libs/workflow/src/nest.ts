@@ -61,13 +61,33 @@ export * from './persistence/workflow.schema.js';
 export * from './persistence/run.schema.js';
 export * from './persistence/node-execution.schema.js';
 export * from './persistence/run-session.schema.js';
-export { WorkflowRepository, type StoredWorkflow, type StoredWorkflowVersion, type WorkflowReferences } from './persistence/workflow.repository.js';
+export {
+  WorkflowRepository,
+  type StoredWorkflow,
+  type StoredWorkflowVersion,
+  type WorkflowReferences,
+} from './persistence/workflow.repository.js';
 export { RunRepository, type NewRun, type InsertRunResult, type RunCompletion } from './persistence/run.repository.js';
 export { RunSessionRepository } from './persistence/run-session.repository.js';
 export { NodeExecutionRepository, toExecutionRecord, type LoggedExecutionDoc } from './persistence/node-execution.repository.js';
-export { RunHistoryRepository, type RetentionPolicy, type PruneOptions, type PruneResult, type DeleteRunOutcome } from './persistence/run-history.repository.js';
+export {
+  RunHistoryRepository,
+  type RetentionPolicy,
+  type PruneOptions,
+  type PruneResult,
+  type DeleteRunOutcome,
+} from './persistence/run-history.repository.js';
 export { WorkflowStoreModule } from './persistence/workflow-store.module.js';
 export * from './persistence/mcp-server.schema.js';
-export { McpServerRepository, type McpServerRecord, type NewMcpServer, type McpServerChanges } from './persistence/mcp-server.repository.js';
+export {
+  McpServerRepository,
+  type McpServerRecord,
+  type NewMcpServer,
+  type McpServerChanges,
+} from './persistence/mcp-server.repository.js';
 export { toRunView, toLogItem, type RunView, type LogItem } from './persistence/run-views.js';
 export { NODE_REGISTRY, ENGINE_EXTRAS, NodeRegistryModule } from './runtime/node-registry.module.js';
+
+// API keys: stored hashed (the API's auth guard and key management read them here)
+export * from './persistence/api-key.schema.js';
+export { ApiKeyRepository, type ApiKeyRecord, type NewApiKey, type StoredApiKey } from './persistence/api-key.repository.js';

@@ -37,7 +37,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   private toBody(exception: unknown): { statusCode: number; code: string; message: string; errors?: unknown; [extra: string]: unknown } {
     if (exception instanceof ApiError) {
-      return { statusCode: HTTP_STATUS_BY_CODE[exception.code], code: exception.code, message: exception.message, errors: exception.errors };
+      return {
+        statusCode: HTTP_STATUS_BY_CODE[exception.code],
+        code: exception.code,
+        message: exception.message,
+        errors: exception.errors,
+      };
     }
     if (exception instanceof HttpException) {
       return this.fromHttpException(exception);

@@ -7,6 +7,8 @@ import type { McpErrorCode } from '#mcp';
 export const HTTP_STATUS_BY_CODE = {
   VALIDATION_FAILED: 400,
   WORKFLOW_INVALID: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
   STDIO_DISABLED: 403,
   STDIO_COMMAND_NOT_ALLOWED: 403,
   NOT_FOUND: 404,
@@ -18,6 +20,7 @@ export const HTTP_STATUS_BY_CODE = {
   RUN_NOT_FINISHED: 409,
   IDEMPOTENCY_KEY_REUSED: 409,
   BODY_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
   OUTBOUND_BLOCKED: 422,
   TOOL_UNUSABLE: 422,
   // The codes of libs/mcp's McpError, each given a status below.

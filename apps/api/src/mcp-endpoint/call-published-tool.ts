@@ -1,6 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
-import { APP_CONFIG, SECRET_BOX, splitSecretInputs, type AppConfig, type McpServerRecord, type RunStreamEvent, type RunView, type SecretBox } from '#workflow/nest';
+import {
+  APP_CONFIG,
+  SECRET_BOX,
+  splitSecretInputs,
+  type AppConfig,
+  type McpServerRecord,
+  type RunStreamEvent,
+  type RunView,
+  type SecretBox,
+} from '#workflow/nest';
 import { CancelRun } from '../runs/cancel-run.js';
 import { runInputProblems, withDefaults } from '../runs/run-inputs.js';
 import { RunAdmission } from '../runs/run-admission.js';
@@ -25,7 +34,7 @@ export interface ToolCallRequest {
    * Whether the abort of `signal` is the client cancelling the call (→ the run is canceled) rather
    * than a connection that went away (→ the run goes on; its id is in the logs and the progress).
    */
-  abortMeansCancel(): boolean;
+  abortMeansCancel(reason: unknown): boolean;
   /** Told the run id before anything waits on it (cancel routing for sessions on other processes). */
   onRunStarted?(runId: string): Promise<void>;
   onRunEnded?(runId: string): Promise<void>;
@@ -73,7 +82,9 @@ export class CallPublishedTool {
     const inputs = withDefaults(schema, call.arguments ?? {});
     const problems = runInputProblems(schema, inputs, 'arguments');
     if (problems.length) {
-      return toolError(`Invalid arguments for tool ${call.name}:\n${problems.map((problem) => `${problem.path}: ${problem.message}`).join('\n')}`);
+      return toolError(
+        `Invalid arguments for tool ${call.name}:\n${problems.map((problem) => `${problem.path}: ${problem.message}`).join('\n')}`,
+      );
     }
 
     // Secret inputs (header templates' tokens) are sealed apart and shown as ***, as for REST runs.
@@ -81,7 +92,13 @@ export class CallPublishedTool {
     const secretInputs = Object.keys(secrets).length > 0 ? this.box.seal(JSON.stringify(secrets)) : undefined;
     const progress = new ProgressReporter(call, published.definition.nodes.length);
     const { run, watch } = await this.admission.launch(
-      { workflowId: published.workflowId, version: published.version, inputs: shown, ...(secretInputs && { secretInputs }), trigger: { source: 'mcp', mcpServerId: call.server.id } },
+      {
+        workflowId: published.workflowId,
+        version: published.version,
+        inputs: shown,
+        ...(secretInputs && { secretInputs }),
+        trigger: { source: 'mcp', mcpServerId: call.server.id },
+      },
       (event) => progress.onEvent(event),
     );
     this.logger.log({ runId: run.id, mcpServerId: call.server.id, tool: call.name, keyId: call.keyId }, 'MCP tool call started a run');
@@ -113,12 +130,14 @@ export class CallPublishedTool {
 
   /** The answer is not delivered (the SDK drops it): only the run's fate is decided here. */
   private abandon(runId: string, call: ToolCallRequest): CallToolResult {
-    if (call.abortMeansCancel()) {
+    if (call.abortMeansCancel(call.signal.reason)) {
       this.logger.log({ runId, mcpServerId: call.server.id }, 'MCP client canceled the call: canceling its run');
-      this.canceler.execute(runId).catch((error: unknown) => this.logger.warn({ err: error, runId }, 'could not cancel the run of a canceled MCP call'));
+      this.canceler
+        .execute(runId)
+        .catch((error: unknown) => this.logger.warn({ err: error, runId }, 'could not cancel the run of a canceled MCP call'));
       return toolError(`RUN_CANCELED: run ${runId} was canceled`, runId);
     }
-    this.logger.warn({ runId, mcpServerId: call.server.id }, 'MCP client went away before the run ended: the run goes on');
+    this.logger.warn({ runId, mcpServerId: call.server.id }, 'MCP client went away or timed out before the run ended: the run goes on');
     return toolError(`run ${runId} goes on without the client`, runId);
   }
 }

@@ -64,7 +64,10 @@ export class LegacySseSessions implements BeforeApplicationShutdown, OnApplicati
     const transport = new SseSessionTransport(stream, sessionId, `messages?sessionId=${sessionId}`);
     this.local.set(sessionId, transport);
     const mcp = this.factory.build({ server, keyId: caller.keyId, serving: { kind: 'sse-session', closed: () => transport.isClosed } });
-    const renew = setInterval(() => void this.redis.client.expire(this.ownerKey(sessionId), OWNER_TTL_SECONDS).catch(() => undefined), OWNER_RENEW_MS);
+    const renew = setInterval(
+      () => void this.redis.client.expire(this.ownerKey(sessionId), OWNER_TTL_SECONDS).catch(() => undefined),
+      OWNER_RENEW_MS,
+    );
     const stopListening = await this.changes.subscribe(server.id, () => void mcp.sendToolListChanged().catch(() => undefined));
     stream.onClose(() => {
       clearInterval(renew);

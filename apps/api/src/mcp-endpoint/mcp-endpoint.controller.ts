@@ -1,10 +1,13 @@
 import { All, Controller, Get, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, McpServerRepository, type AppConfig, type McpServerRecord } from '#workflow/nest';
+import { Public } from '../api-keys/access.decorators.js';
 import { LegacySseSessions } from './legacy-sse.js';
 import { McpCallers, type McpCaller } from './mcp-callers.js';
 import { RequestOrigin } from './request-origin.js';
 import { StreamableHttpEndpoint } from './streamable-http.js';
+import { ApiRoute } from '../openapi/api-route.js';
+import { mcpEndpointRoutes } from './mcp-endpoint.routes.js';
 
 interface Admitted {
   server: McpServerRecord;
@@ -12,7 +15,10 @@ interface Admitted {
 }
 
 function refuse(res: Response, status: number, message: string, headers: Record<string, string> = {}): undefined {
-  res.status(status).set(headers).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+  res
+    .status(status)
+    .set(headers)
+    .json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
   return undefined;
 }
 
@@ -22,6 +28,7 @@ function refuse(res: Response, status: number, message: string, headers: Record<
  * clients expect, not the REST error body.
  */
 @Controller('mcp')
+@Public() // authenticated by McpCallers (API key with `mcp`), answered in JSON-RPC shape
 export class McpEndpointController {
   private readonly logger = new Logger(McpEndpointController.name);
   private readonly origin: RequestOrigin;
@@ -38,6 +45,7 @@ export class McpEndpointController {
 
   /** Streamable HTTP, every revision (2026-07-28 and 2025-*). */
   @All(':id')
+  @ApiRoute(mcpEndpointRoutes.streamableHttp)
   async streamableHttp(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.guarded(res, async () => {
       const admitted = await this.admit(id, req, res);
@@ -47,6 +55,7 @@ export class McpEndpointController {
 
   /** Legacy 2024-11-05 HTTP+SSE: the event stream. */
   @Get(':id/sse')
+  @ApiRoute(mcpEndpointRoutes.sseStream)
   async sseStream(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.guarded(res, async () => {
       const admitted = await this.admit(id, req, res);
@@ -56,6 +65,7 @@ export class McpEndpointController {
 
   /** Legacy 2024-11-05 HTTP+SSE: the client's messages (`?sessionId=` from the stream's `endpoint` event). */
   @Post(':id/messages')
+  @ApiRoute(mcpEndpointRoutes.sseMessage)
   async sseMessage(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     await this.guarded(res, async () => {
       const admitted = await this.admit(id, req, res);
@@ -67,7 +77,8 @@ export class McpEndpointController {
     const originProblem = this.origin.problem(req.headers.host, req.headers.origin);
     if (originProblem) return refuse(res, 403, originProblem);
     const check = await this.callers.check(req.headers.authorization, id);
-    if (!check.ok) return refuse(res, check.status, check.message, check.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="mcpflow"' } : {});
+    if (!check.ok)
+      return refuse(res, check.status, check.message, check.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="mcpflow"' } : {});
     const server = await this.servers.findById(id);
     if (!server) return refuse(res, 404, `MCP server ${id} not found`);
     return { server, caller: check.caller };

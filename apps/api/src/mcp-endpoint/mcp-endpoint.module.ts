@@ -15,6 +15,14 @@ import { StreamableHttpEndpoint } from './streamable-http.js';
 @Module({
   imports: [WorkflowStoreModule, ToolsetStoreModule, McpServersModule, RunsModule],
   controllers: [McpEndpointController],
-  providers: [McpCallers, PublishedCatalog, CallPublishedTool, CallRegistry, PublishedServerFactory, StreamableHttpEndpoint, LegacySseSessions],
+  providers: [
+    McpCallers,
+    PublishedCatalog,
+    CallPublishedTool,
+    CallRegistry,
+    PublishedServerFactory,
+    StreamableHttpEndpoint,
+    LegacySseSessions,
+  ],
 })
 export class McpEndpointModule {}

@@ -32,7 +32,12 @@ interface ToolFacts {
   closed: boolean;
 }
 
-export function describeTool(published: PublishedToolDoc, version: number, definition: WorkflowDefinition, { outputSchema, closed }: ToolFacts): PublishedTool {
+export function describeTool(
+  published: PublishedToolDoc,
+  version: number,
+  definition: WorkflowDefinition,
+  { outputSchema, closed }: ToolFacts,
+): PublishedTool {
   return {
     workflowId: published.workflowId,
     version,
@@ -73,6 +78,9 @@ export class PublishedCatalog {
     const version = workflow && (await this.workflows.findVersion(published.workflowId, workflow.latestVersion));
     if (!version) return undefined;
     const outputSchema = withOutputSchema ? await outputSchemaOf(version.definition, this.registry, this.catalog) : undefined;
-    return describeTool(published, version.version, version.definition, { outputSchema, closed: isClosed(version.definition, this.registry) });
+    return describeTool(published, version.version, version.definition, {
+      outputSchema,
+      closed: isClosed(version.definition, this.registry),
+    });
   }
 }

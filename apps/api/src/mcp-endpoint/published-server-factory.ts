@@ -3,6 +3,7 @@ import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/
 import type { McpServerRecord } from '#workflow/nest';
 import { CallPublishedTool } from './call-published-tool.js';
 import { CallRegistry } from './call-registry.js';
+import { isClientTimeout } from './cancel-reason.js';
 import { PublishedCatalog } from './published-catalog.js';
 
 /** Tools per `tools/list` page; the cursor is the offset of the next page. */
@@ -62,9 +63,11 @@ export class PublishedServerFactory {
         signal: ctx.mcpReq.signal,
         notify: (notification) => ctx.mcpReq.notify(notification),
         // Modern: closing the request's stream is the cancellation. Legacy SSE: the session's own
-        // notifications/cancelled aborts, the stream closing does too (then the run goes on).
-        // Stateless 2025: an abort is only a lost connection; cancels come through CallRegistry.
-        abortMeansCancel: () => serving.kind === 'modern' || (serving.kind === 'sse-session' && !serving.closed()),
+        // notifications/cancelled aborts (unless it is the client's timeout), the stream closing does
+        // too (then the run goes on). Stateless 2025: an abort is only a lost connection; cancels
+        // come through CallRegistry.
+        abortMeansCancel: (reason) =>
+          serving.kind === 'modern' || (serving.kind === 'sse-session' && !serving.closed() && !isClientTimeout(reason)),
         ...(sessionId && {
           onRunStarted: (runId: string) => this.registry.record(keyId, sessionId, requestId, runId),
           onRunEnded: () => this.registry.forget(keyId, sessionId, requestId),

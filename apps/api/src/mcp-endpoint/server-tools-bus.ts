@@ -19,10 +19,12 @@ export class ServerToolsBus implements ServerEventBus {
   subscribe(listener: (event: ServerEvent) => void): () => void {
     let unsubscribe: (() => void) | undefined;
     let closed = false;
-    void this.changes.subscribe(this.serverId, () => listener({ kind: 'tools_list_changed' })).then((stop) => {
-      if (closed) stop();
-      else unsubscribe = stop;
-    });
+    void this.changes
+      .subscribe(this.serverId, () => listener({ kind: 'tools_list_changed' }))
+      .then((stop) => {
+        if (closed) stop();
+        else unsubscribe = stop;
+      });
     return () => {
       closed = true;
       unsubscribe?.();

@@ -6,6 +6,7 @@ import type { McpServerRecord } from '#workflow/nest';
 import { ToolListChanges } from '../mcp-servers/tool-list-changes.js';
 import { CancelRun } from '../runs/cancel-run.js';
 import { CallRegistry } from './call-registry.js';
+import { isClientTimeout } from './cancel-reason.js';
 import type { McpCaller } from './mcp-callers.js';
 import { PublishedServerFactory } from './published-server-factory.js';
 import { ServerToolsBus } from './server-tools-bus.js';
@@ -22,7 +23,7 @@ interface RequestScope {
   sessionId?: string;
 }
 
-function jsonRpcMessage(body: unknown): { method?: unknown; params?: { requestId?: unknown } } {
+function jsonRpcMessage(body: unknown): { method?: unknown; params?: { requestId?: unknown; reason?: unknown } } {
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
 }
 
@@ -57,12 +58,15 @@ export class StreamableHttpEndpoint implements BeforeApplicationShutdown {
       return;
     }
     const message = jsonRpcMessage(req.body);
-    if (message.method === 'notifications/cancelled' && sessionId) await this.cancelCall(caller, sessionId, message.params?.requestId);
+    if (message.method === 'notifications/cancelled' && sessionId) await this.cancelCall(caller, sessionId, message.params);
 
     const signal = untilClientGone(res);
     const scope: RequestScope = { server, caller, sessionId };
     const authInfo: AuthInfo = { token: '', clientId: caller.keyId ?? 'anonymous', scopes: [], extra: { scope } };
-    const response = await this.handlerOf(server.id).fetch(toWebRequest(req, signal, [SESSION_HEADER]), { authInfo, ...(req.body !== undefined && { parsedBody: req.body }) });
+    const response = await this.handlerOf(server.id).fetch(toWebRequest(req, signal, [SESSION_HEADER]), {
+      authInfo,
+      ...(req.body !== undefined && { parsedBody: req.body }),
+    });
     const opensSession = message.method === 'initialize' && response.ok;
     await sendWebResponse(res, response, signal, opensSession ? { [SESSION_HEADER]: randomUUID() } : {});
   }
@@ -94,18 +98,27 @@ export class StreamableHttpEndpoint implements BeforeApplicationShutdown {
   }
 
   /** A 2025 client's cancel, routed to the run its call started (on whichever process that call waits). */
-  private async cancelCall(caller: McpCaller, sessionId: string, requestId: unknown): Promise<void> {
+  private async cancelCall(caller: McpCaller, sessionId: string, params: { requestId?: unknown; reason?: unknown } = {}): Promise<void> {
+    const { requestId, reason } = params;
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
     const runId = await this.registry.runOf(caller.keyId, sessionId, requestId);
     if (!runId) return;
+    if (isClientTimeout(reason)) {
+      this.logger.warn({ runId, keyId: caller.keyId }, 'MCP client timed out waiting for a call: the run goes on');
+      return;
+    }
     this.logger.log({ runId, keyId: caller.keyId }, 'MCP client canceled a call: canceling its run');
-    this.canceler.execute(runId).catch((error: unknown) => this.logger.warn({ err: error, runId }, 'could not cancel the run of a canceled MCP call'));
+    this.canceler
+      .execute(runId)
+      .catch((error: unknown) => this.logger.warn({ err: error, runId }, 'could not cancel the run of a canceled MCP call'));
   }
 
   /** The 2025 standalone GET stream: server-initiated messages, here only `tools/list_changed`. */
   private async openListChangedStream(server: McpServerRecord, req: ExpressRequest, res: ExpressResponse): Promise<void> {
     if (!String(req.headers.accept ?? '').includes('text/event-stream')) {
-      res.status(406).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: the client must accept text/event-stream' }, id: null });
+      res
+        .status(406)
+        .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: the client must accept text/event-stream' }, id: null });
       return;
     }
     const stream = openEventStream(res);

@@ -16,7 +16,11 @@ function literalSchema(value: unknown): Record<string, unknown> {
  * …); a path into an output, or an output no type declares, stays open (`{}`). No key is
  * `required`: an output whose value is undefined is absent from the JSON. None without one `end`.
  */
-export async function outputSchemaOf(definition: WorkflowDefinition, registry: NodeRegistry, catalog: ToolCatalog): Promise<Tool['outputSchema']> {
+export async function outputSchemaOf(
+  definition: WorkflowDefinition,
+  registry: NodeRegistry,
+  catalog: ToolCatalog,
+): Promise<Tool['outputSchema']> {
   const ends = definition.nodes.filter((node) => node.type === END_NODE_TYPE);
   if (ends.length !== 1) return undefined;
   const properties: Record<string, unknown> = {};
@@ -35,7 +39,12 @@ function fieldSchema(field: TypedField): unknown {
   return field.valueType === 'any' ? {} : { type: field.valueType };
 }
 
-async function referencedSchema(ref: string, definition: WorkflowDefinition, registry: NodeRegistry, catalog: ToolCatalog): Promise<unknown> {
+async function referencedSchema(
+  ref: string,
+  definition: WorkflowDefinition,
+  registry: NodeRegistry,
+  catalog: ToolCatalog,
+): Promise<unknown> {
   const [nodeId, outputKey, ...path] = ref.split('.');
   const index = definition.nodes.findIndex((node) => node.id === nodeId);
   const node = definition.nodes[index];

@@ -35,7 +35,12 @@ export function untilClientGone(res: ExpressResponse): AbortSignal {
 }
 
 /** Writes a web `Response` (JSON or an SSE stream) to Express, `extraHeaders` added. */
-export async function sendWebResponse(res: ExpressResponse, response: Response, signal: AbortSignal, extraHeaders: Record<string, string> = {}): Promise<void> {
+export async function sendWebResponse(
+  res: ExpressResponse,
+  response: Response,
+  signal: AbortSignal,
+  extraHeaders: Record<string, string> = {},
+): Promise<void> {
   const headers: Record<string, string> = { ...extraHeaders };
   response.headers.forEach((value, name) => (headers[name] = value));
   res.writeHead(response.status, headers);
@@ -47,7 +52,8 @@ export async function sendWebResponse(res: ExpressResponse, response: Response, 
   try {
     for await (const chunk of response.body) {
       if (signal.aborted) break;
-      if (!res.write(chunk)) await new Promise<void>((resolve) => (signal.aborted ? resolve() : res.once('drain', resolve).once('close', resolve)));
+      if (!res.write(chunk))
+        await new Promise<void>((resolve) => (signal.aborted ? resolve() : res.once('drain', resolve).once('close', resolve)));
     }
   } catch {
     // The exchange was aborted upstream (client gone): nothing left to write.

@@ -10,6 +10,9 @@ import { mcpServerView } from './dto/mcp-server-views.js';
 import { FindMcpServers } from './find-mcp-servers.js';
 import { publicBaseUrl } from './public-base-url.js';
 import { UpdateMcpServer } from './update-mcp-server.js';
+import { RequireScope } from '../api-keys/access.decorators.js';
+import { ApiRoute } from '../openapi/api-route.js';
+import { mcpServerRoutes } from './mcp-servers.routes.js';
 
 /** REST for published MCP servers; the protocol endpoint itself is mcp-endpoint/. */
 @Controller('mcp-servers')
@@ -23,11 +26,15 @@ export class McpServersController {
   ) {}
 
   @Post()
+  @ApiRoute(mcpServerRoutes.create)
+  @RequireScope('write')
   async create(@Body(new ZodPipe(createMcpServerBody)) body: CreateMcpServerBody, @Req() req: Request) {
     return mcpServerView(await this.createServer.execute(body), publicBaseUrl(this.config, req));
   }
 
   @Get()
+  @ApiRoute(mcpServerRoutes.list)
+  @RequireScope('read', 'write')
   async list(@Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery, @Req() req: Request) {
     const { items, nextCursor } = await this.findServers.list(page);
     const base = publicBaseUrl(this.config, req);
@@ -35,17 +42,23 @@ export class McpServersController {
   }
 
   @Get(':id')
+  @ApiRoute(mcpServerRoutes.get)
+  @RequireScope('read', 'write')
   async get(@Param('id') id: string, @Req() req: Request) {
     return mcpServerView(await this.findServers.get(id), publicBaseUrl(this.config, req));
   }
 
   @Patch(':id')
+  @ApiRoute(mcpServerRoutes.update)
+  @RequireScope('write')
   async update(@Param('id') id: string, @Body(new ZodPipe(updateMcpServerBody)) body: UpdateMcpServerBody, @Req() req: Request) {
     return mcpServerView(await this.updateServer.execute(id, body), publicBaseUrl(this.config, req));
   }
 
   @Delete(':id')
+  @RequireScope('write')
   @HttpCode(204)
+  @ApiRoute(mcpServerRoutes.remove)
   async remove(@Param('id') id: string): Promise<void> {
     await this.deleteServer.execute(id);
   }

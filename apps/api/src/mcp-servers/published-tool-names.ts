@@ -11,7 +11,11 @@ export interface RequestedTool {
 
 /** A workflow name as an MCP tool name: other characters become `_`, at most 128 characters. */
 export function toolNameOf(workflowName: string): string {
-  const name = workflowName.trim().replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 128);
+  const name = workflowName
+    .trim()
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 128);
   return TOOL_NAME.test(name) ? name : 'workflow';
 }
 
@@ -32,7 +36,11 @@ export class PublishedToolNames {
     const tools = requested.map((tool, index): PublishedToolDoc => {
       const workflow = workflows[index];
       if (!workflow) {
-        problems.push({ path: `/tools/${index}/workflowId`, code: 'UNKNOWN_WORKFLOW', message: `workflow ${tool.workflowId} does not exist` });
+        problems.push({
+          path: `/tools/${index}/workflowId`,
+          code: 'UNKNOWN_WORKFLOW',
+          message: `workflow ${tool.workflowId} does not exist`,
+        });
       }
       let name = tool.name ?? toolNameOf(workflow?.name ?? 'workflow');
       if (!tool.name) {
@@ -40,7 +48,11 @@ export class PublishedToolNames {
         for (let n = 2; explicit.has(name) || taken.has(name); n += 1) name = `${base}_${n}`;
       }
       if (taken.has(name)) {
-        problems.push({ path: `/tools/${index}/name`, code: 'DUPLICATE_TOOL_NAME', message: `tool name "${name}" is used twice in this server` });
+        problems.push({
+          path: `/tools/${index}/name`,
+          code: 'DUPLICATE_TOOL_NAME',
+          message: `tool name "${name}" is used twice in this server`,
+        });
       }
       taken.add(name);
       return { workflowId: tool.workflowId, name, ...(tool.description !== undefined && { description: tool.description }) };

@@ -29,7 +29,9 @@ export class ToolListChanges implements OnApplicationShutdown {
     // Commands queue while Redis is away and ioredis subscribes again on reconnect.
     this.subscriber = new Redis({ ...redisConnectionOptions(config, true) });
     this.subscriber.on('error', () => undefined);
-    this.subscribed = this.subscriber.subscribe(this.channel).catch((error: unknown) => this.logger.warn({ err: error }, 'not listening for MCP tool changes'));
+    this.subscribed = this.subscriber
+      .subscribe(this.channel)
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'not listening for MCP tool changes'));
     this.subscriber.on('message', (_channel: string, serverId: string) => {
       for (const listener of [...(this.listeners.get(serverId) ?? [])]) listener();
     });

@@ -1,13 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  APP_CONFIG,
-  runCancelChannel,
-  RunQueueProducer,
-  RunRepository,
-  toRunView,
-  type AppConfig,
-  type RunView,
-} from '#workflow/nest';
+import { APP_CONFIG, runCancelChannel, RunQueueProducer, RunRepository, toRunView, type AppConfig, type RunView } from '#workflow/nest';
 import { ConflictError, NotFoundError } from '../common/api-errors.js';
 import { RedisConnection } from '../redis/redis.module.js';
 import { RunEventsHub } from './run-events-hub.js';

@@ -26,8 +26,9 @@ export class FindRuns {
     return toRunView(run);
   }
 
-  async list(filter: RunListQuery, page: PageQuery): Promise<Page<RunView>> {
-    return mapPage(await this.runs.page(filter, page), toRunView);
+  /** `only`: the workflows a limited API key may see (null: all); a run of another is not listed. */
+  async list(filter: RunListQuery, page: PageQuery, only: readonly string[] | null = null): Promise<Page<RunView>> {
+    return mapPage(await this.runs.page({ ...filter, ...(only && { workflowIds: only }) }, page), toRunView);
   }
 
   async logs(id: string, page: LogPageQuery): Promise<Page<LogItem>> {

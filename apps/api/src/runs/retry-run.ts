@@ -17,12 +17,18 @@ export class RetryRun {
   async execute(runId: string, options: StartRunOptions): Promise<StartedRun> {
     const source = await this.runs.findById(runId);
     if (!source) throw new NotFoundError('Run', runId);
-    if (!isTerminal(source)) throw new ConflictError('RUN_NOT_FINISHED', `run ${runId} is ${source.status}; only a finished run can be retried`);
+    if (!isTerminal(source))
+      throw new ConflictError('RUN_NOT_FINISHED', `run ${runId} is ${source.status}; only a finished run can be retried`);
     const workflowId = String(source.workflowId);
     if (!(await this.workflows.findLive(workflowId))) throw new NotFoundError('Workflow', workflowId);
     const { inputs } = toRunView(source);
-    const requestHash = createHash('sha256').update(JSON.stringify(['retry', runId])).digest('hex');
+    const requestHash = createHash('sha256')
+      .update(JSON.stringify(['retry', runId]))
+      .digest('hex');
     const secretInputs = source.secretInputs;
-    return this.admission.accept({ workflowId, version: source.version, inputs, requestHash, retryOf: runId, ...(secretInputs && { secretInputs }) }, options);
+    return this.admission.accept(
+      { workflowId, version: source.version, inputs, requestHash, retryOf: runId, ...(secretInputs && { secretInputs }) },
+      options,
+    );
   }
 }

@@ -1,5 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { newStoredId, RunQueueProducer, RunRepository, toRunView, type NewRun, type RunDoc, type RunStreamEvent, type RunView } from '#workflow/nest';
+import {
+  newStoredId,
+  RunQueueProducer,
+  RunRepository,
+  toRunView,
+  type NewRun,
+  type RunDoc,
+  type RunStreamEvent,
+  type RunView,
+} from '#workflow/nest';
 import { ConflictError } from '../common/api-errors.js';
 import { MAX_WAIT_MS } from './dto/run-requests.js';
 import { isTerminal, RunWaiter, type RunWatch } from './run-waiter.js';
@@ -8,6 +17,8 @@ import { isTerminal, RunWaiter, type RunWatch } from './run-waiter.js';
 export interface StartRunOptions {
   idempotencyKey?: string;
   waitMs?: number;
+  /** Id of the API key asking (recorded as the run's `triggeredBy`). */
+  triggeredBy?: string;
 }
 
 export interface StartedRun {
@@ -66,10 +77,12 @@ export class RunAdmission {
     // The id is chosen here so that `?wait` subscribes while the run is inserted, not after.
     const id = newStoredId();
     const early = waitMs > 0 ? this.waiter.watch(String(id)) : undefined;
-    const inserted = await this.runs.insert({ ...request, id, idempotencyKey, requestHash: idempotencyKey && request.requestHash }).catch((error: unknown) => {
-      void early?.then((watch) => watch.close());
-      throw error;
-    });
+    const inserted = await this.runs
+      .insert({ ...request, id, idempotencyKey, requestHash: idempotencyKey && request.requestHash, triggeredBy: options.triggeredBy })
+      .catch((error: unknown) => {
+        void early?.then((watch) => watch.close());
+        throw error;
+      });
     let watch = await early;
     if (!inserted.created) {
       // An earlier request made the run (its own id): listen to that one instead.

@@ -7,8 +7,27 @@ import { RunEventStream, type RunStateSource } from './run-event-stream.js';
 const runId = newStoredId().toHexString();
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 
-function record(seq: number, nodeId: string, startedAt: number, finishedAt: number, status: ExecutionRecord['status'] = 'succeeded'): ExecutionRecord {
-  return { runId, seq, nodeId, type: 'template', status, attempt: status === 'skipped' ? 0 : 1, startedAt, finishedAt, durationMs: finishedAt - startedAt, inputs: {}, outputs: {}, activeHandles: [] };
+function record(
+  seq: number,
+  nodeId: string,
+  startedAt: number,
+  finishedAt: number,
+  status: ExecutionRecord['status'] = 'succeeded',
+): ExecutionRecord {
+  return {
+    runId,
+    seq,
+    nodeId,
+    type: 'template',
+    status,
+    attempt: status === 'skipped' ? 0 : 1,
+    startedAt,
+    finishedAt,
+    durationMs: finishedAt - startedAt,
+    inputs: {},
+    outputs: {},
+    activeHandles: [],
+  };
 }
 
 function runDoc(status: RunDoc['status'], claims = 1): RunDoc {
@@ -40,22 +59,55 @@ function harness() {
   const source = fakeSource();
   const sent: RunStreamEvent[] = [];
   let ended = false;
-  const stream = new RunEventStream(runId, source, (event) => sent.push(event), () => (ended = true));
-  const labels = () => sent.map((event) => `${event.type}${'nodeId' in event ? `:${event.nodeId}` : 'item' in event ? `:${event.item.seq}` : ''}`);
+  const stream = new RunEventStream(
+    runId,
+    source,
+    (event) => sent.push(event),
+    () => (ended = true),
+  );
+  const labels = () =>
+    sent.map((event) => `${event.type}${'nodeId' in event ? `:${event.nodeId}` : 'item' in event ? `:${event.item.seq}` : ''}`);
   return { source, stream, sent, labels, ended: () => ended };
 }
 
 const at = (ms: number) => new Date(ms).toISOString();
-const finishedEvent = (item: ExecutionRecord): RunStreamEvent => ({ type: 'node.finished', runId, at: at(item.finishedAt), item: toLogItem(item) });
-const startedEvent = (nodeId: string, ms: number): RunStreamEvent => ({ type: 'node.started', runId, at: at(ms), nodeId, nodeType: 'template', attempt: 1 });
+const finishedEvent = (item: ExecutionRecord): RunStreamEvent => ({
+  type: 'node.finished',
+  runId,
+  at: at(item.finishedAt),
+  item: toLogItem(item),
+});
+const startedEvent = (nodeId: string, ms: number): RunStreamEvent => ({
+  type: 'node.started',
+  runId,
+  at: at(ms),
+  nodeId,
+  nodeType: 'template',
+  attempt: 1,
+});
 
 describe('RunEventStream', () => {
   it('replays by time (parallel nodes interleave as they ran), then ends with run.finished', async () => {
     const { source, stream, labels, ended } = harness();
-    source.state.records = [record(1, 'start', T0 + 2, T0 + 3), record(2, 'a', T0 + 4, T0 + 20), record(3, 'b', T0 + 5, T0 + 30), record(4, 'skip', T0 + 31, T0 + 31, 'skipped')];
+    source.state.records = [
+      record(1, 'start', T0 + 2, T0 + 3),
+      record(2, 'a', T0 + 4, T0 + 20),
+      record(3, 'b', T0 + 5, T0 + 30),
+      record(4, 'skip', T0 + 31, T0 + 31, 'skipped'),
+    ];
     source.state.run = runDoc('succeeded');
     await stream.replay();
-    expect(labels()).toEqual(['run.started', 'node.started:start', 'node.finished:1', 'node.started:a', 'node.started:b', 'node.finished:2', 'node.finished:3', 'node.finished:4', 'run.finished']);
+    expect(labels()).toEqual([
+      'run.started',
+      'node.started:start',
+      'node.finished:1',
+      'node.started:a',
+      'node.started:b',
+      'node.finished:2',
+      'node.finished:3',
+      'node.finished:4',
+      'run.finished',
+    ]);
     expect(ended()).toBe(true);
   });
 
@@ -64,7 +116,11 @@ describe('RunEventStream', () => {
     const a = record(1, 'a', T0 + 2, T0 + 10);
     source.state.records = [a];
     // Published after the subscription but before the replay read MongoDB: arrive during the replay.
-    const late = [startedEvent('a', T0 + 2), finishedEvent(a), { type: 'run.started', runId, at: at(T0 + 1), claim: 1, resumedExecutions: 0 } as RunStreamEvent];
+    const late = [
+      startedEvent('a', T0 + 2),
+      finishedEvent(a),
+      { type: 'run.started', runId, at: at(T0 + 1), claim: 1, resumedExecutions: 0 } as RunStreamEvent,
+    ];
     const replayed = stream.replay();
     for (const event of late) void stream.live(event);
     await replayed;
@@ -79,7 +135,15 @@ describe('RunEventStream', () => {
     source.state.records = records;
     await stream.live(finishedEvent(records[2]));
     await stream.live(finishedEvent(records[1]));
-    expect(labels()).toEqual(['run.started', 'node.started:a', 'node.finished:1', 'node.started:b', 'node.finished:2', 'node.started:c', 'node.finished:3']);
+    expect(labels()).toEqual([
+      'run.started',
+      'node.started:a',
+      'node.finished:1',
+      'node.started:b',
+      'node.finished:2',
+      'node.started:c',
+      'node.finished:3',
+    ]);
   });
 
   it('rebuilds a node.started published before the connection listened, ahead of its live node.finished', async () => {

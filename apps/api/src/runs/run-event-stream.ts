@@ -114,15 +114,30 @@ export class RunEventStream {
     if (claimed.startedAt && claimed.claims > this.claim) {
       const claim = claimed.claims;
       const at = claimed.startedAt.getTime();
-      events.push({ at, rank: 0, send: () => this.deliverNow({ type: 'run.started', runId: this.runId, at: iso(at), claim, resumedExecutions: 0 }) });
+      events.push({
+        at,
+        rank: 0,
+        send: () => this.deliverNow({ type: 'run.started', runId: this.runId, at: iso(at), claim, resumedExecutions: 0 }),
+      });
     }
     for (const record of records) {
       if (record.status !== 'skipped' && !this.startSent(record.nodeId, record.startedAt, record.finishedAt)) {
-        const started: RunStreamEvent = { type: 'node.started', runId: this.runId, at: iso(record.startedAt), nodeId: record.nodeId, nodeType: record.type, attempt: record.attempt };
+        const started: RunStreamEvent = {
+          type: 'node.started',
+          runId: this.runId,
+          at: iso(record.startedAt),
+          nodeId: record.nodeId,
+          nodeType: record.type,
+          attempt: record.attempt,
+        };
         events.push({ at: replaying ? record.startedAt : record.finishedAt, rank: 1, send: () => this.deliverNow(started) });
       }
       const finished: RunStreamEvent = { type: 'node.finished', runId: this.runId, at: iso(record.finishedAt), item: toLogItem(record) };
-      events.push({ at: record.finishedAt, rank: 2, send: () => this.sendFinished(record.seq, record.nodeId, record.startedAt, record.finishedAt, finished) });
+      events.push({
+        at: record.finishedAt,
+        rank: 2,
+        send: () => this.sendFinished(record.seq, record.nodeId, record.startedAt, record.finishedAt, finished),
+      });
     }
     // Replay orders by time (parallel branches interleave as they ran); catch-up keeps seq order.
     if (replaying) events.sort((a, b) => a.at - b.at || a.rank - b.rank);

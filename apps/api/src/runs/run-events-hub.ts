@@ -1,12 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import {
-  APP_CONFIG,
-  redisConnectionOptions,
-  runEventsChannel,
-  type AppConfig,
-  type RunStreamEvent,
-} from '#workflow/nest';
+import { APP_CONFIG, redisConnectionOptions, runEventsChannel, type AppConfig, type RunStreamEvent } from '#workflow/nest';
 import { RedisConnection } from '../redis/redis.module.js';
 
 type Listener = (event: RunStreamEvent) => void;

@@ -15,7 +15,12 @@ const schema = {
 describe('run inputs', () => {
   it('reports every problem with a JSON pointer under /inputs', () => {
     const problems = runInputProblems(schema, { count: 'x', tags: ['ok', 3], 'odd key': { 'a/b': 'no' } });
-    expect(problems.map((problem) => problem.path).sort()).toEqual(['/inputs/count', '/inputs/name', '/inputs/odd key/a~1b', '/inputs/tags/1']);
+    expect(problems.map((problem) => problem.path).sort()).toEqual([
+      '/inputs/count',
+      '/inputs/name',
+      '/inputs/odd key/a~1b',
+      '/inputs/tags/1',
+    ]);
     expect(problems.every((problem) => problem.code === 'INPUT_INVALID')).toBe(true);
   });
 

@@ -30,5 +30,9 @@ export function runInputProblems(schema: JsonSchema | undefined, inputs: Record<
   if (schema === undefined) return [];
   const result = validateArguments(schema, inputs);
   if (result.ok) return [];
-  return result.errors.map((error) => ({ path: pointer([root, ...segmentsOf(error.path)]), code: 'INPUT_INVALID', message: error.message }));
+  return result.errors.map((error) => ({
+    path: pointer([root, ...segmentsOf(error.path)]),
+    code: 'INPUT_INVALID',
+    message: error.message,
+  }));
 }

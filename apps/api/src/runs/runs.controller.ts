@@ -1,5 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { Caller, RequireScope, WorkflowScoped } from '../api-keys/access.decorators.js';
+import type { Principal } from '../api-keys/api-key-authenticator.js';
 import { pageQuerySchema, type PageQuery } from '../common/pagination.js';
 import { RequestHeader } from '../common/request-header.js';
 import { ZodPipe } from '../common/zod-validation.js';
@@ -20,6 +22,8 @@ import { RetryRun } from './retry-run.js';
 import type { StartedRun } from './run-admission.js';
 import { StartRun } from './start-run.js';
 import { StreamRunEvents } from './stream-run-events.js';
+import { ApiRoute } from '../openapi/api-route.js';
+import { runRoutes } from './runs.routes.js';
 
 const idempotencyKeyPipe = new ZodPipe(idempotencyKeySchema, 'Idempotency-Key header', { optional: true });
 const waitPipe = new ZodPipe(waitQuerySchema, 'query');
@@ -42,43 +46,68 @@ export class RunsController {
   ) {}
 
   @Post('workflows/:id/runs')
+  @ApiRoute(runRoutes.start)
+  @RequireScope('run')
+  @WorkflowScoped({ workflowParam: 'id' })
   async start(
     @Param('id') workflowId: string,
     @Body(new ZodPipe(startRunBodySchema)) body: StartRunBody,
     @Query(waitPipe) { wait }: { wait?: number },
     @RequestHeader('idempotency-key', idempotencyKeyPipe) idempotencyKey: string | undefined,
     @Res({ passthrough: true }) res: Response,
+    @Caller() caller: Principal,
   ) {
-    return reply(res, await this.startRun.execute(workflowId, body, { idempotencyKey, waitMs: wait }));
+    return reply(res, await this.startRun.execute(workflowId, body, { idempotencyKey, waitMs: wait, triggeredBy: caller.keyId }));
   }
 
   @Get('runs')
-  list(@Query(new ZodPipe(runListQuerySchema, 'query')) filter: RunListQuery, @Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
-    return this.findRuns.list(filter, page);
+  @ApiRoute(runRoutes.list)
+  @RequireScope('read', 'run')
+  @WorkflowScoped('filtered')
+  list(
+    @Query(new ZodPipe(runListQuerySchema, 'query')) filter: RunListQuery,
+    @Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery,
+    @Caller() caller: Principal,
+  ) {
+    return this.findRuns.list(filter, page, caller.workflows);
   }
 
   @Get('runs/:id')
+  @ApiRoute(runRoutes.get)
+  @RequireScope('read', 'run')
+  @WorkflowScoped({ runParam: 'id' })
   get(@Param('id') id: string) {
     return this.findRuns.get(id);
   }
 
   @Get('runs/:id/logs')
+  @ApiRoute(runRoutes.logs)
+  @RequireScope('read', 'run')
+  @WorkflowScoped({ runParam: 'id' })
   logs(@Param('id') id: string, @Query(new ZodPipe(logPageQuerySchema, 'query')) page: LogPageQuery) {
     return this.findRuns.logs(id, page);
   }
 
   @Get('runs/:id/events')
+  @ApiRoute(runRoutes.events)
+  @RequireScope('read', 'run')
+  @WorkflowScoped({ runParam: 'id' })
   events(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     return this.streamRunEvents.execute(id, req, res);
   }
 
   @Delete('runs/:id')
+  @RequireScope('write')
   @HttpCode(204)
+  @ApiRoute(runRoutes.delete)
   async delete(@Param('id') id: string): Promise<void> {
     await this.deleteRun.execute(id);
   }
 
   @Post('runs/:id/cancel')
+  @ApiRoute(runRoutes.cancel)
+  @RequireScope('run')
+  @WorkflowScoped({ runParam: 'id' })
   async cancel(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     const { statusCode, run } = await this.cancelRun.execute(id);
     res.status(statusCode);
@@ -86,12 +115,16 @@ export class RunsController {
   }
 
   @Post('runs/:id/retry')
+  @ApiRoute(runRoutes.retry)
+  @RequireScope('run')
+  @WorkflowScoped({ runParam: 'id' })
   async retry(
     @Param('id') id: string,
     @Query(waitPipe) { wait }: { wait?: number },
     @RequestHeader('idempotency-key', idempotencyKeyPipe) idempotencyKey: string | undefined,
     @Res({ passthrough: true }) res: Response,
+    @Caller() caller: Principal,
   ) {
-    return reply(res, await this.retryRun.execute(id, { idempotencyKey, waitMs: wait }));
+    return reply(res, await this.retryRun.execute(id, { idempotencyKey, waitMs: wait, triggeredBy: caller.keyId }));
   }
 }

@@ -29,7 +29,12 @@ export class StartRun {
     const secretInputs = Object.keys(secrets).length > 0 ? this.box.seal(JSON.stringify(secrets)) : undefined;
     // The request as sent (not the resolved version), so a replay after a new PUT still matches; no secret goes into the hash.
     const asked = splitSecretInputs(version.definition.inputSchema, request.inputs).shown;
-    const requestHash = createHash('sha256').update(JSON.stringify([request.version ?? null, asked])).digest('hex');
-    return this.admission.accept({ workflowId, version: versionNumber, inputs: shown, requestHash, ...(secretInputs && { secretInputs }) }, options);
+    const requestHash = createHash('sha256')
+      .update(JSON.stringify([request.version ?? null, asked]))
+      .digest('hex');
+    return this.admission.accept(
+      { workflowId, version: versionNumber, inputs: shown, requestHash, ...(secretInputs && { secretInputs }) },
+      options,
+    );
   }
 }

@@ -21,7 +21,12 @@ export class StreamRunEvents {
 
   async execute(runId: string, req: Request, res: Response): Promise<void> {
     if (!(await this.runs.findById(runId))) throw new NotFoundError('Run', runId);
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
     res.flushHeaders();
     const timers: NodeJS.Timeout[] = [];
     let unsubscribe = (): void => undefined;

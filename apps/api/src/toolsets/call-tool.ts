@@ -1,6 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { connectMcp, validateArguments } from '#mcp';
-import { ToolCallRepository, ToolsetRefreshRequests, ToolsetRepository, ToolsetTargets, connectionSecrets, connectionSpecOf, type ToolCallRecord } from '#workflow/nest';
+import {
+  ToolCallRepository,
+  ToolsetRefreshRequests,
+  ToolsetRepository,
+  ToolsetTargets,
+  connectionSecrets,
+  connectionSpecOf,
+  type ToolCallRecord,
+} from '#workflow/nest';
 import { ApiError, NotFoundError } from '../common/api-errors.js';
 import type { ToolCallView } from './dto/toolset-views.js';
 import { connectionFailure, invalidArguments } from './toolset-errors.js';

@@ -21,14 +21,25 @@ export class CreateToolset {
     private readonly toolsets: ToolsetRepository,
   ) {}
 
-  async execute(body: CreateToolsetBody, signal?: AbortSignal): Promise<ToolsetRecord> {
+  /** `actor`: id of the API key asking (`createdBy`). */
+  async execute(body: CreateToolsetBody, signal?: AbortSignal, actor?: string): Promise<ToolsetRecord> {
     const spec = specOfBody(body);
     const listing = await this.listing.list(spec, signal);
     const name = body.name ?? defaultToolsetName(spec, listing);
     const toolset = await this.toolsets.create(
       body.kind === 'stdio'
-        ? { kind: 'stdio', name, command: body.command, args: body.args, env: body.env, process: body.process, timeoutMs: body.timeoutMs, listing }
-        : { name, url: body.url, headers: body.headers, transport: body.transport, timeoutMs: body.timeoutMs, listing },
+        ? {
+            kind: 'stdio',
+            name,
+            command: body.command,
+            args: body.args,
+            env: body.env,
+            process: body.process,
+            timeoutMs: body.timeoutMs,
+            listing,
+            createdBy: actor,
+          }
+        : { name, url: body.url, headers: body.headers, transport: body.transport, timeoutMs: body.timeoutMs, listing, createdBy: actor },
     );
     const where = toolset.kind === 'stdio' ? { command: toolset.command } : { url: toolset.url };
     this.logger.log({ toolsetId: toolset.id, ...where, transport: toolset.resolvedTransport, tools: toolset.toolCount }, 'toolset created');
@@ -46,7 +57,14 @@ export class PreviewToolset {
     const listing = await this.listing.list(spec, signal);
     const where =
       body.kind === 'stdio'
-        ? whereView({ kind: 'stdio', headerNames: [], command: body.command, args: body.args, envNames: Object.keys(body.env), process: body.process })
+        ? whereView({
+            kind: 'stdio',
+            headerNames: [],
+            command: body.command,
+            args: body.args,
+            envNames: Object.keys(body.env),
+            process: body.process,
+          })
         : whereView({ kind: 'http', url: body.url, headerNames: Object.keys(body.headers) });
     return {
       kind: body.kind,

@@ -8,7 +8,8 @@ import type { ConnectionProblem } from './toolset-errors.js';
 const CONCURRENCY = 4;
 
 /** Why an entry was not created, by family; `code` has the exact one. */
-export type ImportFailureReason = 'invalid' | 'stdio-disabled' | 'unreachable' | 'auth-failed' | 'not-mcp' | 'timeout' | 'blocked' | 'forbidden' | 'error';
+export type ImportFailureReason =
+  'invalid' | 'stdio-disabled' | 'unreachable' | 'auth-failed' | 'not-mcp' | 'timeout' | 'blocked' | 'forbidden' | 'error';
 
 const REASON_BY_CODE: Record<string, ImportFailureReason> = {
   VALIDATION_FAILED: 'invalid',
@@ -47,13 +48,14 @@ export class ImportToolsets {
     private readonly previewToolset: PreviewToolset,
   ) {}
 
-  async execute(body: ImportToolsetsBody, dryRun: boolean, signal?: AbortSignal): Promise<ImportAnswer> {
+  /** `actor`: id of the API key asking (each created toolset's `createdBy`). */
+  async execute(body: ImportToolsetsBody, dryRun: boolean, signal?: AbortSignal, actor?: string): Promise<ImportAnswer> {
     const items: ImportItem[] = new Array<ImportItem>(body.entries.length);
     let next = 0;
     const lane = async () => {
       for (let index = next++; index < body.entries.length; index = next++) {
         const [name, entry] = body.entries[index];
-        items[index] = await this.importOne(body.root, name, entry, dryRun, signal);
+        items[index] = await this.importOne(body.root, name, entry, dryRun, signal, actor);
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, body.entries.length) }, lane));
@@ -62,22 +64,42 @@ export class ImportToolsets {
     return { dryRun, created: dryRun ? 0 : created, failed: items.length - created, items };
   }
 
-  private async importOne(root: string, name: string, entry: unknown, dryRun: boolean, signal?: AbortSignal): Promise<ImportItem> {
+  private async importOne(
+    root: string,
+    name: string,
+    entry: unknown,
+    dryRun: boolean,
+    signal?: AbortSignal,
+    actor?: string,
+  ): Promise<ImportItem> {
     try {
       const create = importEntry(root, name, entry);
       if (dryRun) {
         const preview = await this.previewToolset.execute(create, signal);
         return { name, status: 'valid', kind: preview.kind, transport: preview.transport, toolCount: preview.toolCount };
       }
-      const toolset = await this.createToolset.execute(create, signal);
-      return { name, status: 'created', toolsetId: toolset.id, kind: toolset.kind, transport: toolset.resolvedTransport, toolCount: toolset.toolCount };
+      const toolset = await this.createToolset.execute(create, signal, actor);
+      return {
+        name,
+        status: 'created',
+        toolsetId: toolset.id,
+        kind: toolset.kind,
+        transport: toolset.resolvedTransport,
+        toolCount: toolset.toolCount,
+      };
     } catch (error) {
       // Never thrown on: the other entries may already be created, and the answer must say which.
       if (!(error instanceof ApiError)) {
         this.logger.error({ err: error, entry: name }, 'import of a server failed unexpectedly');
         return { name, status: 'failed', reason: 'error', code: 'INTERNAL_ERROR', message: 'Internal error' };
       }
-      const failed: ImportItem = { name, status: 'failed', reason: REASON_BY_CODE[error.code] ?? 'error', code: error.code, message: error.message };
+      const failed: ImportItem = {
+        name,
+        status: 'failed',
+        reason: REASON_BY_CODE[error.code] ?? 'error',
+        code: error.code,
+        message: error.message,
+      };
       if (error.errors) failed.errors = error.errors;
       return failed;
     }

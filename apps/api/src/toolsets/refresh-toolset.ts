@@ -13,14 +13,15 @@ export class RefreshToolset {
     private readonly changes: ToolsetChangeRepository,
   ) {}
 
-  async execute(id: string, signal?: AbortSignal): Promise<{ toolset: ToolsetRecord } & ToolDiff> {
+  /** `actor`: id of the API key asking (`updatedBy`). */
+  async execute(id: string, signal?: AbortSignal, actor?: string): Promise<{ toolset: ToolsetRecord } & ToolDiff> {
     const found = await this.toolsets.findWithConnection(id);
     if (!found) throw new NotFoundError('Toolset', id);
     const { toolset: before, connection } = found;
     const listing = await this.listing.list(connectionSpecOf(connection, { transport: 'requested' }), signal);
     // Writing the headers (env) again re-seals them under the current SECRETS_KEY (key rotation).
     const secrets = connection.kind === 'stdio' ? { env: connection.env } : { headers: connection.headers };
-    const outcome = await this.toolsets.update(id, connection.revision, { listing, ...secrets });
+    const outcome = await this.toolsets.update(id, connection.revision, { listing, ...secrets, updatedBy: actor });
     const toolset = updatedOrThrow(id, outcome);
     const diff = diffTools(before.tools, toolset.tools);
     if (diff.added.length || diff.removed.length || diff.changed.length) await this.changes.record(id, 'refresh', diff);

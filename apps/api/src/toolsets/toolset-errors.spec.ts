@@ -18,8 +18,15 @@ describe('connectionFailure', () => {
     const stateless = new McpError('MCP_PROTOCOL_ERROR', 'server/discover was refused (HTTP 404)');
     const streamable = new McpError('MCP_PROTOCOL_ERROR', 'HTTP 404');
     const sse = new McpError('MCP_UNREACHABLE', 'stream never opened');
-    const attempts = [{ transport: 'streamable-http', protocolVersion: '2026-07-28' }, { transport: 'streamable-http' }, { transport: 'sse' }] as const;
-    const error = connectionFailure(new McpError('MCP_UNREACHABLE', 'no MCP revision answered', { causes: [stateless, streamable, sse], attempts: [...attempts] }), []);
+    const attempts = [
+      { transport: 'streamable-http', protocolVersion: '2026-07-28' },
+      { transport: 'streamable-http' },
+      { transport: 'sse' },
+    ] as const;
+    const error = connectionFailure(
+      new McpError('MCP_UNREACHABLE', 'no MCP revision answered', { causes: [stateless, streamable, sse], attempts: [...attempts] }),
+      [],
+    );
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       code: 'MCP_UNREACHABLE',
@@ -32,7 +39,12 @@ describe('connectionFailure', () => {
   });
 
   it('reports an outbound refusal found anywhere behind the error', () => {
-    const error = connectionFailure(new McpError('MCP_UNREACHABLE', 'connect failed', { cause: new Error('fetch failed', { cause: new OutboundBlockedError('x is denied') }) }), []);
+    const error = connectionFailure(
+      new McpError('MCP_UNREACHABLE', 'connect failed', {
+        cause: new Error('fetch failed', { cause: new OutboundBlockedError('x is denied') }),
+      }),
+      [],
+    );
     expect(error).toMatchObject({ code: 'OUTBOUND_BLOCKED', errors: [{ path: '/url', code: 'OUTBOUND_BLOCKED' }] });
   });
 

@@ -1,12 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { listToolset, type McpTarget } from '#mcp';
-import {
-  StdioRefusedError,
-  ToolsetTargets,
-  connectionSecrets,
-  type ConnectionSpec,
-  type ToolsetListingInput,
-} from '#workflow/nest';
+import { StdioRefusedError, ToolsetTargets, connectionSecrets, type ConnectionSpec, type ToolsetListingInput } from '#workflow/nest';
 import { ApiError } from '../common/api-errors.js';
 import { connectionFailure } from './toolset-errors.js';
 
@@ -23,7 +17,8 @@ export function targetOrRefusal(targets: ToolsetTargets, spec: ConnectionSpec): 
   try {
     return targets.targetFor(spec);
   } catch (error) {
-    if (error instanceof StdioRefusedError) throw new ApiError(error.code, error.message, [{ path: '/command', code: error.code, message: error.message }]);
+    if (error instanceof StdioRefusedError)
+      throw new ApiError(error.code, error.message, [{ path: '/command', code: error.code, message: error.message }]);
     throw error;
   }
 }

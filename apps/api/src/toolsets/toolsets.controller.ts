@@ -22,6 +22,10 @@ import { ToolsetUsage, usageQuery, type UsageQuery } from './toolset-usage.js';
 import { ImportToolsets } from './import-toolsets.js';
 import { RefreshToolset } from './refresh-toolset.js';
 import { UpdateToolset } from './update-toolset.js';
+import { Caller, RequireScope } from '../api-keys/access.decorators.js';
+import type { Principal } from '../api-keys/api-key-authenticator.js';
+import { ApiRoute } from '../openapi/api-route.js';
+import { toolsetRoutes } from './toolsets.routes.js';
 
 /** Aborted when the client goes away before the answer, so a slow MCP server is not waited for. */
 function clientGone(res: Response): AbortSignal {
@@ -49,73 +53,112 @@ export class ToolsetsController {
   ) {}
 
   @Post()
-  async create(@Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody, @Res({ passthrough: true }) res: Response) {
-    return toolsetView(await this.createToolset.execute(body, clientGone(res)));
+  @ApiRoute(toolsetRoutes.create)
+  @RequireScope('write')
+  async create(
+    @Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody,
+    @Res({ passthrough: true }) res: Response,
+    @Caller() caller: Principal,
+  ) {
+    return toolsetView(await this.createToolset.execute(body, clientGone(res), caller.keyId));
   }
 
   @Post('preview')
+  @RequireScope('write')
   @HttpCode(200)
+  @ApiRoute(toolsetRoutes.preview)
   preview(@Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody, @Res({ passthrough: true }) res: Response) {
     return this.previewToolset.execute(body, clientGone(res));
   }
 
   @Post('import')
+  @RequireScope('write')
   @HttpCode(200)
+  @ApiRoute(toolsetRoutes.import)
   import(
     @Body(new ZodPipe(importToolsetsBody)) body: ImportToolsetsBody,
     @Query(new ZodPipe(importToolsetsQuery, 'query')) query: { dryRun: boolean },
     @Res({ passthrough: true }) res: Response,
+    @Caller() caller: Principal,
   ) {
-    return this.importToolsets.execute(body, query.dryRun, clientGone(res));
+    return this.importToolsets.execute(body, query.dryRun, clientGone(res), caller.keyId);
   }
 
   @Get()
+  @ApiRoute(toolsetRoutes.list)
+  @RequireScope('read', 'write')
   list(@Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
     return this.findToolsets.list(page);
   }
 
   @Get(':id')
+  @ApiRoute(toolsetRoutes.get)
+  @RequireScope('read', 'write')
   async get(@Param('id') id: string) {
     return toolsetView(await this.findToolsets.get(id));
   }
 
   @Patch(':id')
-  async update(@Param('id') id: string, @Body(new ZodPipe(updateToolsetBody)) body: UpdateToolsetBody, @Res({ passthrough: true }) res: Response) {
-    return toolsetView(await this.updateToolset.execute(id, body, clientGone(res)));
+  @ApiRoute(toolsetRoutes.update)
+  @RequireScope('write')
+  async update(
+    @Param('id') id: string,
+    @Body(new ZodPipe(updateToolsetBody)) body: UpdateToolsetBody,
+    @Res({ passthrough: true }) res: Response,
+    @Caller() caller: Principal,
+  ) {
+    return toolsetView(await this.updateToolset.execute(id, body, clientGone(res), caller.keyId));
   }
 
   @Post(':id/refresh')
+  @RequireScope('write')
   @HttpCode(200)
-  async refresh(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
-    const { toolset, added, removed, changed } = await this.refreshToolset.execute(id, clientGone(res));
+  @ApiRoute(toolsetRoutes.refresh)
+  async refresh(@Param('id') id: string, @Res({ passthrough: true }) res: Response, @Caller() caller: Principal) {
+    const { toolset, added, removed, changed } = await this.refreshToolset.execute(id, clientGone(res), caller.keyId);
     return { toolset: toolsetView(toolset), added, removed, changed };
   }
 
   @Get(':id/changes')
+  @ApiRoute(toolsetRoutes.changes)
+  @RequireScope('read', 'write')
   changes(@Param('id') id: string, @Query(new ZodPipe(pageQuerySchema, 'query')) page: PageQuery) {
     return this.toolsetChanges.list(id, page);
   }
 
   @Get(':id/usage')
+  @ApiRoute(toolsetRoutes.usage)
+  @RequireScope('read', 'write')
   usage(@Param('id') id: string, @Query(new ZodPipe(usageQuery, 'query')) query: UsageQuery) {
     return this.toolsetUsage.execute(id, query);
   }
 
   @Post(':id/check')
+  @RequireScope('write')
   @HttpCode(200)
+  @ApiRoute(toolsetRoutes.check)
   check(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     return this.checkToolset.execute(id, clientGone(res));
   }
 
   @Delete(':id')
+  @RequireScope('write')
   @HttpCode(204)
+  @ApiRoute(toolsetRoutes.remove)
   async remove(@Param('id') id: string): Promise<void> {
     await this.deleteToolset.execute(id);
   }
 
   @Post(':id/tools/:tool/call')
+  @RequireScope('write')
   @HttpCode(200)
-  call(@Param('id') id: string, @Param('tool') tool: string, @Body(new ZodPipe(callToolBody)) body: CallToolBody, @Res({ passthrough: true }) res: Response) {
+  @ApiRoute(toolsetRoutes.call)
+  call(
+    @Param('id') id: string,
+    @Param('tool') tool: string,
+    @Body(new ZodPipe(callToolBody)) body: CallToolBody,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     return this.callTool.execute(id, tool, body.arguments, clientGone(res));
   }
 }

@@ -23,13 +23,20 @@ function resolveHeaders(given: Record<string, string>, stored: Record<string, st
   const storedByLowerName = new Map(Object.entries(stored).map(([name, value]) => [name.toLowerCase(), value]));
   const problems = Object.entries(given)
     .filter(([name, value]) => value === MASK && !storedByLowerName.has(name.toLowerCase()))
-    .map(([name]) => ({ path: pointer(['headers', name]), code: 'UNKNOWN_HEADER', message: `"${MASK}" keeps a stored value, but the toolset has no header "${name}"` }));
+    .map(([name]) => ({
+      path: pointer(['headers', name]),
+      code: 'UNKNOWN_HEADER',
+      message: `"${MASK}" keeps a stored value, but the toolset has no header "${name}"`,
+    }));
   if (problems.length) throw new InvalidRequestError(problems, 'The request body is invalid');
-  return Object.fromEntries(Object.entries(given).map(([name, value]) => [name, value === MASK ? (storedByLowerName.get(name.toLowerCase()) as string) : value]));
+  return Object.fromEntries(
+    Object.entries(given).map(([name, value]) => [name, value === MASK ? (storedByLowerName.get(name.toLowerCase()) as string) : value]),
+  );
 }
 
 function sameHeaders(a: Record<string, string>, b: Record<string, string>): boolean {
-  const entries = (record: Record<string, string>) => JSON.stringify(Object.entries(record).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+  const entries = (record: Record<string, string>) =>
+    JSON.stringify(Object.entries(record).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
   return entries(a) === entries(b);
 }
 
@@ -47,7 +54,8 @@ export class UpdateToolset {
     private readonly toolsets: ToolsetRepository,
   ) {}
 
-  async execute(id: string, body: UpdateToolsetBody, signal?: AbortSignal): Promise<ToolsetRecord> {
+  /** `actor`: id of the API key asking (`updatedBy`). */
+  async execute(id: string, body: UpdateToolsetBody, signal?: AbortSignal, actor?: string): Promise<ToolsetRecord> {
     const current = await this.toolsets.connectionOf(id);
     if (!current) throw new NotFoundError('Toolset', id);
     if (current.kind === 'stdio') {
@@ -57,14 +65,20 @@ export class UpdateToolset {
         message: `"${field}" does not apply to a stdio toolset`,
       }));
       if (problems.length) throw new InvalidRequestError(problems, 'The request body is invalid');
-      return updatedOrThrow(id, await this.toolsets.update(id, current.revision, { name: body.name, timeoutMs: body.timeoutMs, process: body.process }));
+      return updatedOrThrow(
+        id,
+        await this.toolsets.update(id, current.revision, { name: body.name, timeoutMs: body.timeoutMs, process: body.process }),
+      );
     }
     if (body.process !== undefined) {
-      throw new InvalidRequestError([{ path: '/process', code: 'NOT_APPLICABLE', message: '"process" applies to stdio toolsets only' }], 'The request body is invalid');
+      throw new InvalidRequestError(
+        [{ path: '/process', code: 'NOT_APPLICABLE', message: '"process" applies to stdio toolsets only' }],
+        'The request body is invalid',
+      );
     }
     const headers = body.headers === undefined ? current.headers : resolveHeaders(body.headers, current.headers);
     const next = { url: body.url ?? current.url, headers, transport: body.transport ?? current.transport };
-    const changes: ToolsetChanges = { name: body.name, timeoutMs: body.timeoutMs };
+    const changes: ToolsetChanges = { name: body.name, timeoutMs: body.timeoutMs, updatedBy: actor };
     if (this.connectionChanged(current, next)) {
       const timeoutMs = body.timeoutMs === undefined ? current.timeoutMs : (body.timeoutMs ?? undefined);
       Object.assign(changes, next, { listing: await this.listing.list({ ...next, timeoutMs }, signal) });

@@ -14,8 +14,9 @@ export class CreateWorkflow {
     @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
   ) {}
 
-  async execute(body: WorkflowBody) {
+  /** `actor`: id of the API key asking (`createdBy`). */
+  async execute(body: WorkflowBody, actor?: string) {
     const definition = await this.checker.require(body);
-    return toWorkflowView(await this.workflows.create(definition, referencesOf(this.registry, definition.nodes)));
+    return toWorkflowView(await this.workflows.create(definition, referencesOf(this.registry, definition.nodes), actor));
   }
 }

@@ -16,7 +16,10 @@ export class DeleteWorkflow {
   async execute(id: string): Promise<void> {
     const [publisher] = await this.mcpServers.findPublishing(id);
     if (publisher) {
-      throw new ConflictError('WORKFLOW_PUBLISHED', `Workflow ${id} is published as a tool of MCP server "${publisher.name}" (${publisher.id})`);
+      throw new ConflictError(
+        'WORKFLOW_PUBLISHED',
+        `Workflow ${id} is published as a tool of MCP server "${publisher.name}" (${publisher.id})`,
+      );
     }
     if (!(await this.workflows.softDelete(id))) throw new NotFoundError('Workflow', id);
   }

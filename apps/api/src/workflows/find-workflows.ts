@@ -22,8 +22,9 @@ export class FindWorkflows {
     return { ...toWorkflowView(stored), problems: await this.checker.problemsNow(stored.version.definition) };
   }
 
-  async list(page: PageQuery) {
-    return mapPage(await this.workflows.pageLive(page), toWorkflowSummary);
+  /** `only`: the workflows a limited API key may see (null: all). */
+  async list(page: PageQuery, only: readonly string[] | null = null) {
+    return mapPage(await this.workflows.pageLive(page, only), toWorkflowSummary);
   }
 
   async getVersion(id: string, number: number) {

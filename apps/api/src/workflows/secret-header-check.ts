@@ -7,7 +7,11 @@ import type { ProblemDetail } from '../common/api-errors.js';
  * be used by a workflow that declares each such input secret (`writeOnly: true` or
  * `format: "password"`): otherwise the token would be stored and shown like any other input.
  */
-export async function secretHeaderProblems(definition: WorkflowDefinition, registry: NodeRegistry, toolsets: ToolsetRepository): Promise<ProblemDetail[]> {
+export async function secretHeaderProblems(
+  definition: WorkflowDefinition,
+  registry: NodeRegistry,
+  toolsets: ToolsetRepository,
+): Promise<ProblemDetail[]> {
   const secret = new Set(secretInputKeys(definition.inputSchema));
   const named = nodeReferencesOf(registry, definition.nodes).filter((reference) => reference.kind === 'toolset');
   const checks = named.map(async ({ id, path }): Promise<ProblemDetail[]> => {

@@ -18,10 +18,11 @@ export class UpdateWorkflow {
     private readonly toolListChanges: ToolListChanges,
   ) {}
 
-  async execute(id: string, body: WorkflowBody) {
+  /** `actor`: id of the API key asking (the version's `createdBy`, the workflow's `updatedBy`). */
+  async execute(id: string, body: WorkflowBody, actor?: string) {
     if (!(await this.workflows.findLive(id))) throw new NotFoundError('Workflow', id);
     const definition = await this.checker.require(body);
-    const stored = await this.workflows.addVersion(id, definition, referencesOf(this.registry, definition.nodes));
+    const stored = await this.workflows.addVersion(id, definition, referencesOf(this.registry, definition.nodes), actor);
     if (!stored) throw new NotFoundError('Workflow', id);
     // Its MCP tool (schema, description) may have changed: clients of the servers publishing it re-list.
     await this.toolListChanges.publish((await this.mcpServers.findPublishing(id)).map((server) => server.id));

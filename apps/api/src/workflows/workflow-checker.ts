@@ -19,14 +19,26 @@ export interface WorkflowCheck {
 function inputSchemaProblems(schema: Record<string, unknown> | undefined): ProblemDetail[] {
   if (schema === undefined) return [];
   if (schema.type !== undefined && schema.type !== 'object') {
-    return [{ path: '/inputSchema/type', code: 'INVALID_INPUT_SCHEMA', message: 'the inputs of a run are an object: inputSchema.type must be "object"' }];
+    return [
+      {
+        path: '/inputSchema/type',
+        code: 'INVALID_INPUT_SCHEMA',
+        message: 'the inputs of a run are an object: inputSchema.type must be "object"',
+      },
+    ];
   }
   const compiled = compileSchema(schema);
-  return compiled.ok ? [] : [{ path: '/inputSchema', code: 'INVALID_INPUT_SCHEMA', message: `inputSchema does not compile: ${compiled.reason}` }];
+  return compiled.ok
+    ? []
+    : [{ path: '/inputSchema', code: 'INVALID_INPUT_SCHEMA', message: `inputSchema does not compile: ${compiled.reason}` }];
 }
 
 /** The providers nodes name (their `references`): an unknown one is caught at save time, like an unknown toolset. */
-async function providerProblems(definition: WorkflowDefinition, registry: NodeRegistry, providers: ProviderRepository): Promise<ProblemDetail[]> {
+async function providerProblems(
+  definition: WorkflowDefinition,
+  registry: NodeRegistry,
+  providers: ProviderRepository,
+): Promise<ProblemDetail[]> {
   const named = nodeReferencesOf(registry, definition.nodes).filter((reference) => reference.kind === 'provider');
   const checks = named.map(async ({ id, path }): Promise<ProblemDetail[]> => {
     if (await providers.findById(id)) return [];

@@ -16,7 +16,10 @@ export class RunProcessor {
     const handle = this.active.start(job.data.runId, String(job.id));
     try {
       const { workflowId, version } = job.data;
-      const result = await this.executor.execute(handle, workflowId !== undefined && version !== undefined ? { workflowId, version } : undefined);
+      const result = await this.executor.execute(
+        handle,
+        workflowId !== undefined && version !== undefined ? { workflowId, version } : undefined,
+      );
       if (result === 'handed-back') {
         // Back to `wait` without counting an attempt: another worker resumes the run now.
         await job.moveToWait(token);

@@ -36,7 +36,13 @@ export class RunRetention implements OnApplicationBootstrap, BeforeApplicationSh
     const scheduled = this.enabled
       ? queue
           .setGlobalConcurrency(1)
-          .then(() => queue.upsertJobScheduler(RETENTION_SCHEDULER_ID, { every: this.config.retention.intervalMs }, { name: 'prune', opts: { removeOnComplete: true, removeOnFail: 10 } }))
+          .then(() =>
+            queue.upsertJobScheduler(
+              RETENTION_SCHEDULER_ID,
+              { every: this.config.retention.intervalMs },
+              { name: 'prune', opts: { removeOnComplete: true, removeOnFail: 10 } },
+            ),
+          )
       : queue.removeJobScheduler(RETENTION_SCHEDULER_ID);
     scheduled.catch((error: unknown) => this.logger.warn({ err: error }, 'retention schedule not updated'));
     if (!this.enabled) return;

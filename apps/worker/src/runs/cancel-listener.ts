@@ -26,7 +26,9 @@ export class CancelListener implements OnApplicationBootstrap, OnApplicationShut
 
   /** Not awaited: with Redis away the worker still starts; ioredis subscribes once it connects. */
   onApplicationBootstrap(): void {
-    this.subscriber.subscribe(runCancelChannel(this.config.queuePrefix)).catch((error: unknown) => this.logger.warn({ err: error }, 'cancel channel not subscribed'));
+    this.subscriber
+      .subscribe(runCancelChannel(this.config.queuePrefix))
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'cancel channel not subscribed'));
   }
 
   onApplicationShutdown(): void {

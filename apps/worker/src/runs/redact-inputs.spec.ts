@@ -6,7 +6,10 @@ import { createRedactor } from './redact-inputs.js';
 const tool: ToolDescriptor = {
   toolsetId: 'ts',
   name: 'login',
-  inputSchema: { type: 'object', properties: { user: { type: 'string' }, pin: { type: 'string', writeOnly: true }, pass: { type: 'string', format: 'password' } } },
+  inputSchema: {
+    type: 'object',
+    properties: { user: { type: 'string' }, pin: { type: 'string', writeOnly: true }, pass: { type: 'string', format: 'password' } },
+  },
   inputs: [],
   usable: true,
 };
@@ -17,7 +20,13 @@ const workflow: WorkflowDefinition = { name: 'w', nodes: [node('login', { toolse
 describe('createRedactor', () => {
   it('masks inputs the tool schema marks secret, and credential-named keys at any depth', async () => {
     const redact = await createRedactor(workflow, catalog);
-    const inputs = { user: 'ann', pin: '1234', pass: 'p', headers: { Authorization: 'Bearer x', accept: 'json' }, list: [{ github_token: 't', maxTokens: 5 }] };
+    const inputs = {
+      user: 'ann',
+      pin: '1234',
+      pass: 'p',
+      headers: { Authorization: 'Bearer x', accept: 'json' },
+      list: [{ github_token: 't', maxTokens: 5 }],
+    };
     expect(redact(inputs, workflow.nodes[0])).toEqual({
       user: 'ann',
       pin: REDACTED,

@@ -32,7 +32,14 @@ export class RunEventsPublisher implements OnApplicationShutdown {
       case 'run.started':
         return this.publish({ type: 'run.started', runId: event.runId, at, claim, resumedExecutions: event.resumedExecutions });
       case 'node.started':
-        return this.publish({ type: 'node.started', runId: event.runId, at, nodeId: event.nodeId, nodeType: event.nodeType, attempt: event.attempt });
+        return this.publish({
+          type: 'node.started',
+          runId: event.runId,
+          at,
+          nodeId: event.nodeId,
+          nodeType: event.nodeType,
+          attempt: event.attempt,
+        });
       case 'node.finished':
         return this.publish({ type: 'node.finished', runId: event.runId, at, item: toLogItem(event.record) });
       case 'run.finished':

@@ -88,7 +88,10 @@ export class RunExecutor {
       if (!run || run.claims > MAX_RUN_CLAIMS) {
         await early?.close();
         if (!run) return 'not-active';
-        return await this.fail(run, lease, { code: ENGINE_ERROR_CODES.runRecoveryExhausted, message: `the run was started ${MAX_RUN_CLAIMS} times without finishing` });
+        return await this.fail(run, lease, {
+          code: ENGINE_ERROR_CODES.runRecoveryExhausted,
+          message: `the run was started ${MAX_RUN_CLAIMS} times without finishing`,
+        });
       }
       if (run.cancelRequestedAt) handle.stop('cancel');
       if (!prepared?.matches(run)) {
@@ -113,7 +116,10 @@ export class RunExecutor {
     const version = await prepared.definition;
     if (!version) {
       await prepared.close();
-      return this.fail(run, lease, { code: ENGINE_ERROR_CODES.workflowVersionNotFound, message: `workflow version ${run.workflowId}/${run.version} is gone` });
+      return this.fail(run, lease, {
+        code: ENGINE_ERROR_CODES.workflowVersionNotFound,
+        message: `workflow version ${run.workflowId}/${run.version} is gone`,
+      });
     }
     const catalog = prepared.toolsets;
     const outcome = await runWorkflow({
@@ -138,7 +144,13 @@ export class RunExecutor {
   }
 
   /** `closing`: the pool's close, done before any write (the terminal write's lease check may overlap it). */
-  private async settle(run: RunDoc, lease: string, handle: RunHandle, outcome: RunOutcome, closing: Promise<void>): Promise<ExecutionResult> {
+  private async settle(
+    run: RunDoc,
+    lease: string,
+    handle: RunHandle,
+    outcome: RunOutcome,
+    closing: Promise<void>,
+  ): Promise<ExecutionResult> {
     if (handle.cause === 'lease-lost' || handle.cause === 'shutdown') {
       await closing;
       if (handle.cause === 'lease-lost') return 'lost';

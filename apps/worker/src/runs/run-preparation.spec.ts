@@ -18,11 +18,27 @@ import {
 import { RunPreparer } from './run-preparation.js';
 import { RunSessions } from './run-sessions.js';
 
-const echo = { name: 'echo', usable: true, inputSchema: { type: 'object', properties: { message: { type: 'string' } } }, inputs: [], outputs: [], annotations: {} };
+const echo = {
+  name: 'echo',
+  usable: true,
+  inputSchema: { type: 'object', properties: { message: { type: 'string' } } },
+  inputs: [],
+  outputs: [],
+  annotations: {},
+};
 
 function workflow(edges: WorkflowDefinition['edges'], toolsets: Record<string, string>): WorkflowDefinition {
-  const tools = Object.entries(toolsets).map(([id, toolsetId]) => ({ id, type: 'mcpTool', config: { toolsetId, tool: 'echo' }, inputs: {} }));
-  return { name: 'w', nodes: [{ id: 'start', type: 'start', config: {}, inputs: {} }, ...tools, { id: 'if', type: 'condition', config: {}, inputs: {} }], edges };
+  const tools = Object.entries(toolsets).map(([id, toolsetId]) => ({
+    id,
+    type: 'mcpTool',
+    config: { toolsetId, tool: 'echo' },
+    inputs: {},
+  }));
+  return {
+    name: 'w',
+    nodes: [{ id: 'start', type: 'start', config: {}, inputs: {} }, ...tools, { id: 'if', type: 'condition', config: {}, inputs: {} }],
+    edges,
+  };
 }
 
 describe('RunPreparer', () => {
@@ -40,11 +56,23 @@ describe('RunPreparer', () => {
       tools: [{ toolsetId: 'ts-1', ...echo }] as unknown as ToolsetSnapshot['tools'],
     };
     const snapshots = { load: async (id: string) => (reads.push(id), id === 'ts-1' ? snapshot : undefined) } as unknown as ToolsetSnapshots;
-    const targets = { targetFor: (spec: HttpConnectionSpec): McpHttpTarget => ({ url: spec.url, transport: spec.transport }) } as unknown as ToolsetTargets;
-    const runs = { record: async (_id: unknown, session: RunMcpSessionDoc) => void recorded.push(session) } as unknown as RunSessionRepository;
+    const targets = {
+      targetFor: (spec: HttpConnectionSpec): McpHttpTarget => ({ url: spec.url, transport: spec.transport }),
+    } as unknown as ToolsetTargets;
+    const runs = {
+      record: async (_id: unknown, session: RunMcpSessionDoc) => void recorded.push(session),
+    } as unknown as RunSessionRepository;
     const workflows = { findVersion: async () => ({ definition }) } as unknown as WorkflowRepository;
     const config = { limits: { callTimeoutMs: DEFAULT_ENGINE_LIMITS.callTimeoutMs } } as AppConfig;
-    preparer = new RunPreparer(config, workflows, snapshots, targets, new RunSessions(runs, targets), createDefaultNodeRegistry(), createSecretBox({}));
+    preparer = new RunPreparer(
+      config,
+      workflows,
+      snapshots,
+      targets,
+      new RunSessions(runs, targets),
+      createDefaultNodeRegistry(),
+      createSecretBox({}),
+    );
   });
   afterAll(() => server.close());
 
@@ -57,9 +85,21 @@ describe('RunPreparer', () => {
     await waitUntil(() => server.sessions() === 1, 2_000, 'a session opened ahead');
     expect(recorded).toEqual([]);
     hold({ _id: newStoredId(), workflowId: toStoredId(plan.workflowId), version: 3 } as RunDoc);
-    const result = await prepared.invoker.callTool({ toolsetId: 'ts-1', tool: 'echo', arguments: { message: 'hi' }, signal: new AbortController().signal });
+    const result = await prepared.invoker.callTool({
+      toolsetId: 'ts-1',
+      tool: 'echo',
+      arguments: { message: 'hi' },
+      signal: new AbortController().signal,
+    });
     expect(result).toMatchObject({ text: 'hi', sessionReused: false });
-    expect(await prepared.invoker.callTool({ toolsetId: 'ts-1', tool: 'echo', arguments: { message: 'again' }, signal: new AbortController().signal })).toMatchObject({ sessionReused: true });
+    expect(
+      await prepared.invoker.callTool({
+        toolsetId: 'ts-1',
+        tool: 'echo',
+        arguments: { message: 'again' },
+        signal: new AbortController().signal,
+      }),
+    ).toMatchObject({ sessionReused: true });
     expect(recorded).toHaveLength(1);
     expect(reads).toEqual(['ts-1']);
     expect(server.sessions()).toBe(1);

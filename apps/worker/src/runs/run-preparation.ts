@@ -45,7 +45,12 @@ export class PreparedRun {
     this.definition = definition;
     // Failures surface where the executor awaits the definition or a node calls its tool.
     definition.catch(() => undefined);
-    void definition.then((workflow) => workflow && Promise.all(toolsetsToConnectAhead(registry, workflow).map((toolsetId) => invoker.connectAhead(toolsetId)))).catch(() => undefined);
+    void definition
+      .then(
+        (workflow) =>
+          workflow && Promise.all(toolsetsToConnectAhead(registry, workflow).map((toolsetId) => invoker.connectAhead(toolsetId))),
+      )
+      .catch(() => undefined);
   }
 
   /** Whether the claimed run is the one this was prepared for (the job's plan is only a hint). */
@@ -90,7 +95,9 @@ export class RunPreparer {
     // Header templates need the run's secret inputs: only known once the run is ours, and opened only then.
     let secrets: Promise<Record<string, unknown>> | undefined;
     const secretInputs = () =>
-      (secrets ??= taken.then((run) => (run?.secretInputs ? (JSON.parse(this.box.open(run.secretInputs)) as Record<string, unknown>) : {})));
+      (secrets ??= taken.then((run) =>
+        run?.secretInputs ? (JSON.parse(this.box.open(run.secretInputs)) as Record<string, unknown>) : {},
+      ));
     const toolsets = new RunToolsets(this.snapshots, this.targets, secretInputs);
     const recorder = this.sessions.recorder(runId, toolsets);
     const onSessionOpened = async (session: PooledSession): Promise<void> => {

@@ -28,13 +28,19 @@ function fakeSessions(stored: RunMcpSessionDoc[] = []) {
 describe('RunSessions', () => {
   let server: FixtureServer;
   let targets: Record<string, McpHttpTarget>;
-  const toolsetTargets = { toolsetConnectionTarget: async (id: string) => (targets[id] ? { ...targets[id] } : undefined) } as unknown as ToolsetTargets;
+  const toolsetTargets = {
+    toolsetConnectionTarget: async (id: string) => (targets[id] ? { ...targets[id] } : undefined),
+  } as unknown as ToolsetTargets;
   const aRun = () => ({ _id: newStoredId() }) as unknown as RunDoc;
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
     server = await startFixtureServer();
-    targets = { a: { url: server.url, headers: { 'x-tenant': 'a' } }, b: { url: server.url, headers: { 'x-tenant': 'b' } }, down: { url: 'http://127.0.0.1:1/mcp' } };
+    targets = {
+      a: { url: server.url, headers: { 'x-tenant': 'a' } },
+      b: { url: server.url, headers: { 'x-tenant': 'b' } },
+      down: { url: 'http://127.0.0.1:1/mcp' },
+    };
   });
   afterAll(() => server.close());
 
@@ -59,7 +65,9 @@ describe('RunSessions', () => {
     const runs = fakeSessions();
     const recorder = new RunSessions(runs.repository, toolsetTargets).recorder(newStoredId());
     const pool = new McpClientPool({ onSessionOpened: recorder.onSessionOpened });
-    const opened = await Promise.all(['a', 'b'].map(async (id) => pool.acquire((await recorder.targets.toolsetConnectionTarget(id)) as McpHttpTarget)));
+    const opened = await Promise.all(
+      ['a', 'b'].map(async (id) => pool.acquire((await recorder.targets.toolsetConnectionTarget(id)) as McpHttpTarget)),
+    );
     expect(runs.recorded.map((entry) => entry.sessionId).sort()).toEqual(opened.map((a) => a.connection.sessionId).sort());
     expect(runs.state.overlaps).toBe(1);
     await pool.closeAll();
@@ -70,9 +78,15 @@ describe('RunSessions', () => {
   it('ends the sessions an earlier attempt left, through each toolset’s target, and forgets them all, ended or not', async () => {
     const orphaned = new McpClientPool();
     const left: RunMcpSessionDoc[] = [];
-    for (const toolsetId of ['a', 'b']) left.push({ toolsetId, sessionId: (await orphaned.acquire(targets[toolsetId])).connection.sessionId as string });
+    for (const toolsetId of ['a', 'b'])
+      left.push({ toolsetId, sessionId: (await orphaned.acquire(targets[toolsetId])).connection.sessionId as string });
     expect(server.sessions()).toBe(2);
-    const leftovers = [...left, { toolsetId: 'deleted', sessionId: 'x' }, { toolsetId: 'down', sessionId: 'y' }, { toolsetId: 'a', sessionId: 'expired' }];
+    const leftovers = [
+      ...left,
+      { toolsetId: 'deleted', sessionId: 'x' },
+      { toolsetId: 'down', sessionId: 'y' },
+      { toolsetId: 'a', sessionId: 'expired' },
+    ];
     const runs = fakeSessions(leftovers);
     await new RunSessions(runs.repository, toolsetTargets).endLeftovers(aRun());
     expect(server.sessions()).toBe(0);

@@ -56,7 +56,12 @@ export class RunSessions {
         const entry = { toolsetId, sessionId };
         const write = this.sessions.record(runId, entry);
         // A failed insert may still have landed: it is forgotten too (deleting nothing is no error).
-        writes.push(write.then(() => entry, () => entry));
+        writes.push(
+          write.then(
+            () => entry,
+            () => entry,
+          ),
+        );
         await write;
       },
       forgetRecorded: async () => {
@@ -86,7 +91,9 @@ export class RunSessions {
 
   private async forget(runId: RunDoc['_id'], sessions: RunMcpSessionDoc[]): Promise<void> {
     if (sessions.length === 0) return;
-    await this.sessions.forget(runId, sessions).catch((error: unknown) => this.logger.warn({ err: error, runId: String(runId) }, 'ended MCP sessions stay on record'));
+    await this.sessions
+      .forget(runId, sessions)
+      .catch((error: unknown) => this.logger.warn({ err: error, runId: String(runId) }, 'ended MCP sessions stay on record'));
   }
 
   private async end(session: RunMcpSessionDoc): Promise<Ending> {

@@ -65,7 +65,12 @@ export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown
     if (state === 'live') return this.runs.confirm(run._id);
     if (state === 'failed') return this.fail(run, ENGINE_ERROR_CODES.runWorkerFailed, 'the run’s job failed and will not be retried');
     const deadline = (run.startedAt ?? run.createdAt).getTime() + this.config.limits.runDeadlineMs;
-    if (Date.now() > deadline) return this.fail(run, ENGINE_ERROR_CODES.runDeadlineExceeded, `the run passed its deadline of ${this.config.limits.runDeadlineMs} ms without a live job`);
+    if (Date.now() > deadline)
+      return this.fail(
+        run,
+        ENGINE_ERROR_CODES.runDeadlineExceeded,
+        `the run passed its deadline of ${this.config.limits.runDeadlineMs} ms without a live job`,
+      );
     if (state === 'completed') await this.queue.removeJob(runId);
     await this.queue.enqueue(runId, { workflowId: String(run.workflowId), version: run.version });
     await this.runs.confirm(run._id);

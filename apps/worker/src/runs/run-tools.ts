@@ -1,4 +1,12 @@
-import { defaultsOf, poolKey, type AcquiredConnection, type ElicitationAnswer, type ElicitationRequest, type McpClientPool, type McpTarget } from '#mcp';
+import {
+  defaultsOf,
+  poolKey,
+  type AcquiredConnection,
+  type ElicitationAnswer,
+  type ElicitationRequest,
+  type McpClientPool,
+  type McpTarget,
+} from '#mcp';
 import { PromiseMemo } from './promise-memo.js';
 import {
   ENGINE_ERROR_CODES,
@@ -84,7 +92,10 @@ export class RunToolsets implements ToolCatalog, TargetSource {
     if (!snapshot) return undefined;
     const spec = connectionSpecOf(snapshot.connection);
     // Two runs with different tokens get different headers, hence different pool keys: they never share a session.
-    const target = this.targets.targetFor(spec, spec.kind !== 'stdio' && hasHeaderTemplates(spec.headers) ? await this.secretInputs() : undefined);
+    const target = this.targets.targetFor(
+      spec,
+      spec.kind !== 'stdio' && hasHeaderTemplates(spec.headers) ? await this.secretInputs() : undefined,
+    );
     this.toolsetOfTarget.set(target, toolsetId);
     return target;
   }
@@ -96,10 +107,15 @@ export class RunToolsets implements ToolCatalog, TargetSource {
 }
 
 /** The node's policy as an elicitation answerer; what was asked and answered is kept for the run log. */
-export function answerElicitation(policy: ElicitationPolicy, seen: ElicitationRecord[]): (request: ElicitationRequest) => Promise<ElicitationAnswer> {
+export function answerElicitation(
+  policy: ElicitationPolicy,
+  seen: ElicitationRecord[],
+): (request: ElicitationRequest) => Promise<ElicitationAnswer> {
   return async ({ message, requestedSchema }) => {
     const answer: ElicitationAnswer =
-      policy === 'decline' ? { action: 'decline' } : { action: 'accept', content: policy === 'defaults' ? defaultsOf(requestedSchema) : policy.answer };
+      policy === 'decline'
+        ? { action: 'decline' }
+        : { action: 'accept', content: policy === 'defaults' ? defaultsOf(requestedSchema) : policy.answer };
     seen.push({ message, action: answer.action });
     return answer;
   };
@@ -128,7 +144,11 @@ export class PooledToolInvoker implements ToolInvoker {
 
   async callTool(request: ToolCallRequest): Promise<ToolCallResult> {
     const target = await this.targetOf(request.toolsetId);
-    if (!target) throw new EngineError(ENGINE_ERROR_CODES.unknownToolset, `toolset "${request.toolsetId}" does not exist (deleted after the run started?)`);
+    if (!target)
+      throw new EngineError(
+        ENGINE_ERROR_CODES.unknownToolset,
+        `toolset "${request.toolsetId}" does not exist (deleted after the run started?)`,
+      );
     const descriptor = await this.catalog.getTool(request.toolsetId, request.tool);
     const key = poolKey(target);
     const firstCall = !this.used.has(key);
@@ -137,10 +157,17 @@ export class PooledToolInvoker implements ToolInvoker {
     const { connection } = acquired;
     // Reused: a session an earlier call of this run used, not one merely opened ahead of it.
     const reused = acquired.reused && !firstCall;
-    const timeoutMs = request.timeoutMs === undefined || request.timeoutMs === this.defaultCallTimeoutMs ? target.timeoutMs : request.timeoutMs;
+    const timeoutMs =
+      request.timeoutMs === undefined || request.timeoutMs === this.defaultCallTimeoutMs ? target.timeoutMs : request.timeoutMs;
     const at = new Date();
     const outcome = (errorCode?: string) =>
-      this.onCall?.({ toolsetId: request.toolsetId, tool: request.tool, at, durationMs: Date.now() - at.getTime(), ...(errorCode && { errorCode }) });
+      this.onCall?.({
+        toolsetId: request.toolsetId,
+        tool: request.tool,
+        at,
+        durationMs: Date.now() - at.getTime(),
+        ...(errorCode && { errorCode }),
+      });
     const elicitations: ElicitationRecord[] = [];
     let result: Awaited<ReturnType<typeof connection.callTool>>;
     try {

@@ -36,6 +36,8 @@ export class SharedStdioServers implements OnApplicationShutdown {
   }
 
   private async close(toolsetId: string, pool: McpClientPool): Promise<void> {
-    await pool.closeAll().catch((error: unknown) => this.logger.warn({ err: error, toolsetId }, 'a shared stdio server did not close cleanly'));
+    await pool
+      .closeAll()
+      .catch((error: unknown) => this.logger.warn({ err: error, toolsetId }, 'a shared stdio server did not close cleanly'));
   }
 }

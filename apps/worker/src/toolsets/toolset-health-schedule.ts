@@ -42,7 +42,11 @@ export class ToolsetHealthSchedule implements OnApplicationBootstrap, BeforeAppl
       return;
     }
     await this.queue.setGlobalConcurrency(1);
-    await this.queue.upsertJobScheduler(SCHEDULER_ID, { every }, { name: 'check-all', opts: { removeOnComplete: true, removeOnFail: 100 } });
+    await this.queue.upsertJobScheduler(
+      SCHEDULER_ID,
+      { every },
+      { name: 'check-all', opts: { removeOnComplete: true, removeOnFail: 100 } },
+    );
     this.worker = new Worker(TOOLSET_HEALTH_QUEUE_NAME, () => this.checkAll(), { ...options, concurrency: 1 });
     this.worker.on('error', (error) => this.logger.warn({ err: error }, 'toolset health worker error'));
   }

@@ -1,6 +1,13 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Worker } from 'bullmq';
-import { APP_CONFIG, redisConnectionOptions, TOOLSET_REFRESH_QUEUE_NAME, ToolsetRefresher, type AppConfig, type ToolsetRefreshJob } from '#workflow/nest';
+import {
+  APP_CONFIG,
+  redisConnectionOptions,
+  TOOLSET_REFRESH_QUEUE_NAME,
+  ToolsetRefresher,
+  type AppConfig,
+  type ToolsetRefreshJob,
+} from '#workflow/nest';
 
 /** Refreshes of different toolsets taken at once by one worker. */
 const CONCURRENCY = 2;

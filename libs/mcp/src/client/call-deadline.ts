@@ -77,6 +77,9 @@ export class CallDeadline {
   private armIdleTimer(): void {
     clearTimeout(this.idleTimer);
     const { timeoutMs, what } = this.options;
-    this.idleTimer = setTimeout(() => this.stop(new McpError(McpErrorCode.TIMEOUT, `${what}: no response or progress within ${timeoutMs} ms`)), timeoutMs);
+    this.idleTimer = setTimeout(
+      () => this.stop(new McpError(McpErrorCode.TIMEOUT, `${what}: no response or progress within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
   }
 }

@@ -7,7 +7,11 @@ import { connectMcp } from '../connect.js';
 import type { McpConnection, ProgressUpdate } from '../types.js';
 import { toolErrorOf } from './tool-result.js';
 
-const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: McpError) => error);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: McpError) => error,
+  );
 
 describe.each(['streamable-http', 'sse'] as const)('callTool over %s', (transport) => {
   let server: FixtureServer;
@@ -37,9 +41,20 @@ describe.each(['streamable-http', 'sse'] as const)('callTool over %s', (transpor
     expect(result.text).toBe('rich content');
     expect(result.content).toEqual([
       { type: 'text', text: 'rich content' },
-      { type: 'image', data: TINY_PNG_BASE64, mimeType: 'image/png', annotations: { audience: ['user'], priority: 0.5 }, _meta: { source: 'fixture' } },
+      {
+        type: 'image',
+        data: TINY_PNG_BASE64,
+        mimeType: 'image/png',
+        annotations: { audience: ['user'], priority: 0.5 },
+        _meta: { source: 'fixture' },
+      },
       { type: 'resource', resource: { uri: 'fixture://notes/1', mimeType: 'text/plain', text: 'note one', _meta: { rev: 3 } } },
-      expect.objectContaining({ type: 'resource_link', title: 'Quarterly report', size: 1234, annotations: { lastModified: '2025-01-01T00:00:00Z' } }),
+      expect.objectContaining({
+        type: 'resource_link',
+        title: 'Quarterly report',
+        size: 1234,
+        annotations: { lastModified: '2025-01-01T00:00:00Z' },
+      }),
     ]);
   });
 
@@ -60,7 +75,9 @@ describe.each(['streamable-http', 'sse'] as const)('callTool over %s', (transpor
         { path: 'b', message: "must have required property 'b'" },
       ]),
     );
-    await expect(connection.callTool('echo', { message: 1 }, { inputSchema: { type: 'object', properties: { message: { type: 'string' } } } })).rejects.toMatchObject({
+    await expect(
+      connection.callTool('echo', { message: 1 }, { inputSchema: { type: 'object', properties: { message: { type: 'string' } } } }),
+    ).rejects.toMatchObject({
       errors: [{ path: 'message', message: 'must be string' }],
     });
     expect(server.calls('add')).toBe(before);
@@ -102,14 +119,20 @@ describe.each(['streamable-http', 'sse'] as const)('callTool over %s', (transpor
   it('cancels on abort (MCP_CANCELED, not a timeout) and the server receives notifications/cancelled', async () => {
     const cancellations = server.cancellations();
     const controller = new AbortController();
-    const call = connection.callTool('slow', { steps: 50, stepMs: 40 }, { signal: controller.signal, onProgress: () => controller.abort() });
+    const call = connection.callTool(
+      'slow',
+      { steps: 50, stepMs: 40 },
+      { signal: controller.signal, onProgress: () => controller.abort() },
+    );
     await expect(call).rejects.toMatchObject({ code: McpErrorCode.CANCELED });
     await waitUntil(() => server.cancellations() === cancellations + 1, 2_000, 'notifications/cancelled');
   });
 
   it('sends nothing for an already-aborted signal', async () => {
     const calls = server.calls('echo');
-    await expect(connection.callTool('echo', { message: 'x' }, { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: McpErrorCode.CANCELED });
+    await expect(connection.callTool('echo', { message: 'x' }, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      code: McpErrorCode.CANCELED,
+    });
     expect(server.calls('echo')).toBe(calls);
   });
 
@@ -123,6 +146,9 @@ describe.each(['streamable-http', 'sse'] as const)('callTool over %s', (transpor
   });
 
   it('reports an unknown tool as a protocol error', async () => {
-    await expect(connection.callTool('no_such_tool', {})).rejects.toMatchObject({ code: McpErrorCode.PROTOCOL_ERROR, message: expect.stringContaining('Unknown tool') });
+    await expect(connection.callTool('no_such_tool', {})).rejects.toMatchObject({
+      code: McpErrorCode.PROTOCOL_ERROR,
+      message: expect.stringContaining('Unknown tool'),
+    });
   });
 });

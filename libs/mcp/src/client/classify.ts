@@ -29,7 +29,8 @@ function errorLike(value: unknown): ErrorLike | undefined {
 export function httpStatusOf(error: unknown): number | undefined {
   if (error instanceof McpError) return error.status;
   if (error instanceof SdkHttpError && typeof error.status === 'number') return error.status;
-  if ((error instanceof StreamableHTTPError || error instanceof SseError) && typeof error.code === 'number' && error.code > 0) return error.code;
+  if ((error instanceof StreamableHTTPError || error instanceof SseError) && typeof error.code === 'number' && error.code > 0)
+    return error.code;
   // The SSE transport's POST failures are plain Errors: "Error POSTing to endpoint (HTTP 404): …".
   const match = /\(HTTP (\d{3})\)/.exec(errorLike(error)?.message ?? '');
   return match ? Number(match[1]) : undefined;
@@ -80,7 +81,10 @@ export function toMcpError(error: unknown, context: string): McpError {
     return new McpError(code, `${context}: HTTP ${status} (${detail})`, details);
   }
   if (isUnreachable(error)) return new McpError(McpErrorCode.UNREACHABLE, `${context}: ${detail}`, details);
-  if ((error instanceof SdkMcpError && error.code === ErrorCode.RequestTimeout) || (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)) {
+  if (
+    (error instanceof SdkMcpError && error.code === ErrorCode.RequestTimeout) ||
+    (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
+  ) {
     return new McpError(McpErrorCode.TIMEOUT, `${context}: ${detail}`, details);
   }
   return new McpError(McpErrorCode.PROTOCOL_ERROR, `${context}: ${detail}`, details);

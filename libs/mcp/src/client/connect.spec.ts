@@ -5,7 +5,11 @@ import { McpError, McpErrorCode } from '../errors.js';
 import { startFixtureServer, type FixtureServer } from '../testing/fixture-server.js';
 import { waitUntil } from '../testing/test-helpers.js';
 
-const codeOf = (promise: Promise<unknown>) => promise.then(() => 'resolved', (error: McpError) => error.code);
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'resolved',
+    (error: McpError) => error.code,
+  );
 
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -66,19 +70,25 @@ describe('connectMcp', () => {
   it.each([
     ['bearer', () => bearer, { authorization: 'Bearer s3cret' }, { authorization: 'Bearer wrong' }],
     ['API key', () => apiKey, { 'x-api-key': 'k-123' }, { 'x-api-key': 'nope' }],
-  ])('sends static %s headers; 401 without and 403 with a wrong one are MCP_AUTH_FAILED, not a fallback', async (_kind, server, good, bad) => {
-    const connection = await connectMcp({ url: server().url, headers: good });
-    expect((await connection.callTool('add', { a: 2, b: 3 })).structuredContent).toEqual({ sum: 5 });
-    await connection.close();
-    expect(server().sessions()).toBe(0);
+  ])(
+    'sends static %s headers; 401 without and 403 with a wrong one are MCP_AUTH_FAILED, not a fallback',
+    async (_kind, server, good, bad) => {
+      const connection = await connectMcp({ url: server().url, headers: good });
+      expect((await connection.callTool('add', { a: 2, b: 3 })).structuredContent).toEqual({ sum: 5 });
+      await connection.close();
+      expect(server().sessions()).toBe(0);
 
-    await expect(connectMcp({ url: server().url })).rejects.toMatchObject({ code: McpErrorCode.AUTH_FAILED, status: 401 });
-    await expect(connectMcp({ url: server().url, headers: bad })).rejects.toMatchObject({ code: McpErrorCode.AUTH_FAILED, status: 403 });
-    await expect(connectMcp({ url: server().sseUrl, transport: 'sse' })).rejects.toMatchObject({ code: McpErrorCode.AUTH_FAILED, status: 401 });
-    const viaSse = await connectMcp({ url: server().sseUrl, transport: 'sse', headers: good });
-    expect((await viaSse.callTool('echo', { message: 'ok' })).text).toBe('ok');
-    await viaSse.close();
-  });
+      await expect(connectMcp({ url: server().url })).rejects.toMatchObject({ code: McpErrorCode.AUTH_FAILED, status: 401 });
+      await expect(connectMcp({ url: server().url, headers: bad })).rejects.toMatchObject({ code: McpErrorCode.AUTH_FAILED, status: 403 });
+      await expect(connectMcp({ url: server().sseUrl, transport: 'sse' })).rejects.toMatchObject({
+        code: McpErrorCode.AUTH_FAILED,
+        status: 401,
+      });
+      const viaSse = await connectMcp({ url: server().sseUrl, transport: 'sse', headers: good });
+      expect((await viaSse.callTool('echo', { message: 'ok' })).text).toBe('ok');
+      await viaSse.close();
+    },
+  );
 
   it('gives up after connectTimeoutMs on a server that never answers', async () => {
     const sockets = new Set<Socket>();
@@ -112,7 +122,9 @@ describe('connectMcp', () => {
 
   it('reports a server that stays down as MCP_UNREACHABLE, and a bad URL without touching the network', async () => {
     const port = await freePort();
-    await expect(connectMcp({ url: `http://127.0.0.1:${port}/mcp`, connectTimeoutMs: 500 })).rejects.toMatchObject({ code: McpErrorCode.UNREACHABLE });
+    await expect(connectMcp({ url: `http://127.0.0.1:${port}/mcp`, connectTimeoutMs: 500 })).rejects.toMatchObject({
+      code: McpErrorCode.UNREACHABLE,
+    });
     expect(await codeOf(connectMcp({ url: 'ftp://example.invalid/mcp' }))).toBe(McpErrorCode.UNREACHABLE);
     expect(await codeOf(connectMcp({ url: 'not a url' }))).toBe(McpErrorCode.UNREACHABLE);
   });

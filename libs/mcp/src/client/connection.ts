@@ -98,7 +98,11 @@ export class Connection implements McpConnection {
     }
     const result = await withCallElicitation(options.onElicitation, () =>
       this.request(`tool "${name}"`, options, async (session, requestOptions) => {
-        const raw = await session.client.request({ method: 'tools/call', params: { name, arguments: args } }, LenientCallToolResult, requestOptions);
+        const raw = await session.client.request(
+          { method: 'tools/call', params: { name, arguments: args } },
+          LenientCallToolResult,
+          requestOptions,
+        );
         return normalizeResult(raw);
       }),
     );
@@ -116,7 +120,11 @@ export class Connection implements McpConnection {
     return () => this.listeners.delete(listener);
   }
 
-  private async request<T>(what: string, timing: CallToolOptions, send: (session: Session, options: RequestOptions) => Promise<T>): Promise<T> {
+  private async request<T>(
+    what: string,
+    timing: CallToolOptions,
+    send: (session: Session, options: RequestOptions) => Promise<T>,
+  ): Promise<T> {
     if (this.closing) throw new McpError(McpErrorCode.CANCELED, `${what}: the connection is closed`);
     const deadline = new CallDeadline({
       what,
@@ -141,7 +149,11 @@ export class Connection implements McpConnection {
     }
   }
 
-  private async tracked<T>(session: Session, deadline: CallDeadline, send: (session: Session, options: RequestOptions) => Promise<T>): Promise<T> {
+  private async tracked<T>(
+    session: Session,
+    deadline: CallDeadline,
+    send: (session: Session, options: RequestOptions) => Promise<T>,
+  ): Promise<T> {
     session.inFlight.add(deadline);
     try {
       return await send(session, deadline.requestOptions());
@@ -167,7 +179,13 @@ export class Connection implements McpConnection {
     stale.lost = true;
     this.retire(stale);
     // Not bound to the connect signal of the first session: that request is long gone.
-    const fresh = await openWithRetry(this.target, attemptOf(stale), { ...this.options, signal: undefined }, this.events, connectDeadline(this.target));
+    const fresh = await openWithRetry(
+      this.target,
+      attemptOf(stale),
+      { ...this.options, signal: undefined },
+      this.events,
+      connectDeadline(this.target),
+    );
     if (this.closing) {
       await fresh.close();
       throw new McpError(McpErrorCode.CANCELED, 'the connection was closed while it reconnected');
@@ -208,7 +226,9 @@ export class Connection implements McpConnection {
     } catch (error) {
       if (!wasNotDelivered(error, session.hasSessionId())) return;
       session.lost = true;
-      const lost = new McpError(McpErrorCode.UNREACHABLE, 'the MCP session was lost while the request was in flight; it is not repeated', { cause: error });
+      const lost = new McpError(McpErrorCode.UNREACHABLE, 'the MCP session was lost while the request was in flight; it is not repeated', {
+        cause: error,
+      });
       for (const call of session.inFlight) call.stop(lost);
     } finally {
       this.probing = false;

@@ -55,7 +55,10 @@ describe('a tool that asks for input mid-call', () => {
 
   it('the stateless server holds nothing open between the two rounds: two tools/call requests, no session', async () => {
     const before = stateless.requests('tools/call');
-    const connection = await connectMcp({ url: stateless.url }, { onElicitation: async () => ({ action: 'accept', content: { name: 'Grace' } }) });
+    const connection = await connectMcp(
+      { url: stateless.url },
+      { onElicitation: async () => ({ action: 'accept', content: { name: 'Grace' } }) },
+    );
     expect((await connection.callTool('greet', {})).text).toBe('Hello Grace');
     await connection.close();
     expect(stateless.requests('tools/call') - before).toBe(2);
@@ -72,7 +75,12 @@ describe('a tool that asks for input mid-call', () => {
   });
 
   it('defaultsOf reads the defaults of the top-level properties', () => {
-    expect(defaultsOf({ type: 'object', properties: { a: { type: 'string', default: 'x' }, b: { type: 'integer' }, c: { enum: ['p', 'q'], default: 'q' } } })).toEqual({
+    expect(
+      defaultsOf({
+        type: 'object',
+        properties: { a: { type: 'string', default: 'x' }, b: { type: 'integer' }, c: { enum: ['p', 'q'], default: 'q' } },
+      }),
+    ).toEqual({
       a: 'x',
       c: 'q',
     });

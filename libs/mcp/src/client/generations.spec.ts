@@ -64,7 +64,11 @@ describe('every MCP generation behind one URL', () => {
 
   it('the remembered revision goes first: a session server is not probed with server/discover', async () => {
     const recorded = recordingFetch();
-    const connection = await connectMcp({ url: sessionServers.get('2025-06-18')!.url, protocolVersion: '2025-06-18', fetch: recorded.fetch });
+    const connection = await connectMcp({
+      url: sessionServers.get('2025-06-18')!.url,
+      protocolVersion: '2025-06-18',
+      fetch: recorded.fetch,
+    });
     expect(recorded.methods[0]).toBe('initialize');
     expect(recorded.methods).not.toContain('server/discover');
     await connection.close();
@@ -100,7 +104,9 @@ describe('every MCP generation behind one URL', () => {
 
   it('a refused credential on a stateless server is MCP_AUTH_FAILED at once, with no other attempt', async () => {
     const recorded = recordingFetch();
-    const error = (await connectMcp({ url: guarded.url, headers: { authorization: 'Bearer wrong' }, fetch: recorded.fetch }).catch((e: unknown) => e)) as McpError;
+    const error = (await connectMcp({ url: guarded.url, headers: { authorization: 'Bearer wrong' }, fetch: recorded.fetch }).catch(
+      (e: unknown) => e,
+    )) as McpError;
     expect(error).toMatchObject({ code: McpErrorCode.AUTH_FAILED, status: 403 });
     expect(recorded.methods).toEqual(['server/discover']);
     const connection = await connectMcp({ url: guarded.url, headers: { authorization: 'Bearer right' } });
@@ -109,10 +115,16 @@ describe('every MCP generation behind one URL', () => {
   });
 
   it('when no generation answers, every cause is listed with what it tried', async () => {
-    const error = (await connectMcp({ url: sessionServers.get('2025-11-25')!.url.replace('/mcp', '/nothing-here') }).catch((e: unknown) => e)) as McpError;
+    const error = (await connectMcp({ url: sessionServers.get('2025-11-25')!.url.replace('/mcp', '/nothing-here') }).catch(
+      (e: unknown) => e,
+    )) as McpError;
     expect(error).toBeInstanceOf(McpError);
     expect(error.code).toBe(McpErrorCode.PROTOCOL_ERROR);
-    expect(error.attempts).toEqual([{ transport: 'streamable-http', protocolVersion: '2026-07-28' }, { transport: 'streamable-http' }, { transport: 'sse' }]);
+    expect(error.attempts).toEqual([
+      { transport: 'streamable-http', protocolVersion: '2026-07-28' },
+      { transport: 'streamable-http' },
+      { transport: 'sse' },
+    ]);
     expect(error.causes).toHaveLength(3);
     expect(error.message).toMatch(/2026-07-28 \(stateless\): .*Streamable HTTP: .*404.*legacy SSE: .*404/);
   });

@@ -35,7 +35,10 @@ describe('listTools', () => {
 
   it('marks a tool whose schema cannot compile unusable, with the reason, and keeps every other tool', () => {
     expect(tools.size).toBe(trickySchemaTools().length + basicTools().length);
-    expect(tools.get('broken_output')).toMatchObject({ usable: false, unusableReason: expect.stringMatching(/^outputSchema cannot be compiled \(2020-12\)/) });
+    expect(tools.get('broken_output')).toMatchObject({
+      usable: false,
+      unusableReason: expect.stringMatching(/^outputSchema cannot be compiled \(2020-12\)/),
+    });
     expect(tools.get('remote_ref')).toMatchObject({
       usable: false,
       unusableReason: expect.stringContaining("can't resolve reference https://schemas.example.invalid/config.json"),
@@ -50,7 +53,16 @@ describe('listTools', () => {
     expect(echo).toMatchObject({
       description: 'Returns its message.',
       annotations: { readOnlyHint: true, idempotentHint: true },
-      inputs: [{ key: 'message', label: 'message', description: 'What to echo', valueType: 'string', required: true, schema: { type: 'string', description: 'What to echo' } }],
+      inputs: [
+        {
+          key: 'message',
+          label: 'message',
+          description: 'What to echo',
+          valueType: 'string',
+          required: true,
+          schema: { type: 'string', description: 'What to echo' },
+        },
+      ],
       outputs: [{ key: 'echo', valueType: 'string', required: true }],
       usable: true,
     });
@@ -66,14 +78,21 @@ describe('listTools', () => {
         { path: 'pair', message: 'must NOT have more than 2 items' },
       ]),
     });
-    await expect(connection.callTool('refs_2020', { address: { street: 'Main' }, mode: 'slow', email: 'not-an-email', pair: ['a', 'b'] })).rejects.toMatchObject({
+    await expect(
+      connection.callTool('refs_2020', { address: { street: 'Main' }, mode: 'slow', email: 'not-an-email', pair: ['a', 'b'] }),
+    ).rejects.toMatchObject({
       errors: expect.arrayContaining([
         { path: 'mode', message: 'must be equal to constant' },
         { path: 'email', message: 'must match format "email"' },
         { path: 'pair[1]', message: 'must be number' },
       ]),
     });
-    const accepted = await connection.callTool('refs_2020', { address: { street: 'Main' }, mode: 'safe', nickname: null, addresses: [{ street: 'A', city: 'B' }] });
+    const accepted = await connection.callTool('refs_2020', {
+      address: { street: 'Main' },
+      mode: 'safe',
+      nickname: null,
+      addresses: [{ street: 'A', city: 'B' }],
+    });
     expect(JSON.parse(accepted.text)).toMatchObject({ mode: 'safe', nickname: null });
   });
 

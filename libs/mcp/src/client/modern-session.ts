@@ -34,8 +34,13 @@ export async function openModernSession(target: McpHttpTarget, options: OpenSess
   const onElicitation = options.onElicitation && elicitationHandler(options.onElicitation);
   if (onElicitation) {
     // The SDK answers an `input_required` result's elicitations through this handler, then retries the call.
-    client.setRequestHandler('elicitation/create', ({ params }) =>
-      onElicitation({ message: params.message, requestedSchema: 'requestedSchema' in params ? params.requestedSchema : {} }) as Promise<ElicitResult>,
+    client.setRequestHandler(
+      'elicitation/create',
+      ({ params }) =>
+        onElicitation({
+          message: params.message,
+          requestedSchema: 'requestedSchema' in params ? params.requestedSchema : {},
+        }) as Promise<ElicitResult>,
     );
   }
   let closing: Promise<void> | undefined;
@@ -48,12 +53,19 @@ export async function openModernSession(target: McpHttpTarget, options: OpenSess
   const prior = recallDiscovery(target);
   const timeoutMs = Math.max(1, options.deadline - Date.now());
   const stop = new AbortController();
-  const timer = setTimeout(() => stop.abort(new McpError(McpErrorCode.UNREACHABLE, `no MCP handshake within ${timeoutMs} ms (server/discover)`)), timeoutMs);
+  const timer = setTimeout(
+    () => stop.abort(new McpError(McpErrorCode.UNREACHABLE, `no MCP handshake within ${timeoutMs} ms (server/discover)`)),
+    timeoutMs,
+  );
   const onCancel = () => stop.abort(new McpError(McpErrorCode.CANCELED, 'connecting was canceled'));
   options.signal?.addEventListener('abort', onCancel, { once: true });
   if (options.signal?.aborted) onCancel();
   try {
-    const connecting = client.connect(transport, { signal: stop.signal, timeout: timeoutMs, ...(prior ? { prior: { kind: 'modern', discover: prior } } : {}) });
+    const connecting = client.connect(transport, {
+      signal: stop.signal,
+      timeout: timeoutMs,
+      ...(prior ? { prior: { kind: 'modern', discover: prior } } : {}),
+    });
     connecting.catch(() => undefined);
     await abortable(connecting, stop.signal);
   } catch (error) {

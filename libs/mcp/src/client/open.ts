@@ -36,7 +36,8 @@ export async function openResolved(target: McpTarget, options: ConnectOptions, e
   const mode = target.transport ?? 'auto';
   if (mode === 'sse') return openWithRetry(target, 'sse', options, events, deadline);
   const stateless = () => openWithRetry(target, 'stateless', options, events, deadline);
-  const sessions = () => (mode === 'auto' ? openSessionRevision(target, options, events, deadline) : openWithRetry(target, mode, options, events, deadline));
+  const sessions = () =>
+    mode === 'auto' ? openSessionRevision(target, options, events, deadline) : openWithRetry(target, mode, options, events, deadline);
   const sessionsFirst = target.protocolVersion !== undefined && !isModernProtocol(target.protocolVersion);
   const order = sessionsFirst ? [sessions, stateless] : [stateless, sessions];
   const failures: unknown[] = [];
@@ -48,11 +49,18 @@ export async function openResolved(target: McpTarget, options: ConnectOptions, e
       if (endsTheSearch(error, options, deadline)) break;
     }
   }
-  throw failures.length === 1 ? failures[0] : everyAttemptFailed(failures, sessionsFirst ? ['sessions', 'stateless'] : ['stateless', 'sessions'], mode);
+  throw failures.length === 1
+    ? failures[0]
+    : everyAttemptFailed(failures, sessionsFirst ? ['sessions', 'stateless'] : ['stateless', 'sessions'], mode);
 }
 
 /** Streamable HTTP, then legacy HTTP+SSE when it answered 4xx (not 401/403). */
-async function openSessionRevision(target: McpHttpTarget, options: ConnectOptions, events: SessionEvents, deadline: number): Promise<Session> {
+async function openSessionRevision(
+  target: McpHttpTarget,
+  options: ConnectOptions,
+  events: SessionEvents,
+  deadline: number,
+): Promise<Session> {
   try {
     return await openWithRetry(target, 'streamable-http', options, events, deadline);
   } catch (streamable) {
@@ -74,7 +82,13 @@ function endsTheSearch(error: unknown, options: ConnectOptions, deadline: number
   return error.code === McpErrorCode.UNREACHABLE && error.status === undefined && error.causes === undefined;
 }
 
-export async function openWithRetry(target: McpTarget, kind: SessionAttempt, options: ConnectOptions, events: SessionEvents, deadline: number): Promise<Session> {
+export async function openWithRetry(
+  target: McpTarget,
+  kind: SessionAttempt,
+  options: ConnectOptions,
+  events: SessionEvents,
+  deadline: number,
+): Promise<Session> {
   for (let attempt = 0; ; attempt++) {
     try {
       if (kind !== 'stateless') return await openSession(target, kind, { ...options, deadline, events });
@@ -83,7 +97,8 @@ export async function openWithRetry(target: McpTarget, kind: SessionAttempt, opt
     } catch (error) {
       const delay = BACKOFF_MS[attempt];
       const cause = error instanceof McpError ? error.cause : error;
-      if (delay === undefined || !isTransientNetworkFailure(cause) || Date.now() + delay >= deadline || options.signal?.aborted) throw error;
+      if (delay === undefined || !isTransientNetworkFailure(cause) || Date.now() + delay >= deadline || options.signal?.aborted)
+        throw error;
       await sleep(delay);
     }
   }
@@ -96,7 +111,8 @@ function assertHttpUrl(url: string): void {
   } catch {
     protocol = undefined;
   }
-  if (protocol !== 'http:' && protocol !== 'https:') throw new McpError(McpErrorCode.UNREACHABLE, `not an http(s) URL: ${JSON.stringify(url)}`);
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw new McpError(McpErrorCode.UNREACHABLE, `not an http(s) URL: ${JSON.stringify(url)}`);
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -134,5 +150,9 @@ function everyAttemptFailed(failures: unknown[], order: ('stateless' | 'sessions
   const last = failures[failures.length - 1];
   const code = last instanceof McpError ? last.code : McpErrorCode.PROTOCOL_ERROR;
   const status = failures.map(httpStatusOf).findLast((value) => value !== undefined);
-  return new McpError(code, `no MCP revision answered — ${parts.join('; ')}`, { causes, attempts, ...(status === undefined ? {} : { status }) });
+  return new McpError(code, `no MCP revision answered — ${parts.join('; ')}`, {
+    causes,
+    attempts,
+    ...(status === undefined ? {} : { status }),
+  });
 }

@@ -29,18 +29,21 @@ describe('recovery', () => {
     return connection;
   }
 
-  it.each([404, 400] as const)('re-initialises a session the restarted server no longer knows (%i) and sends the call once more', async (staleSessionStatus) => {
-    const server = await serve({ staleSessionStatus });
-    const connection = await connect({ url: server.url });
-    expect((await connection.callTool('echo', { message: 'before' })).text).toBe('before');
-    await server.restart(RESTART_DOWNTIME_MS);
-    expect(server.sessions()).toBe(0);
-    expect((await connection.callTool('echo', { message: 'after' })).text).toBe('after');
-    expect(server.calls('echo')).toBe(2); // the rejected request never ran; the resent one ran once
-    expect(server.sessions()).toBe(1);
-    await connection.close();
-    expect(server.sessions()).toBe(0);
-  });
+  it.each([404, 400] as const)(
+    're-initialises a session the restarted server no longer knows (%i) and sends the call once more',
+    async (staleSessionStatus) => {
+      const server = await serve({ staleSessionStatus });
+      const connection = await connect({ url: server.url });
+      expect((await connection.callTool('echo', { message: 'before' })).text).toBe('before');
+      await server.restart(RESTART_DOWNTIME_MS);
+      expect(server.sessions()).toBe(0);
+      expect((await connection.callTool('echo', { message: 'after' })).text).toBe('after');
+      expect(server.calls('echo')).toBe(2); // the rejected request never ran; the resent one ran once
+      expect(server.sessions()).toBe(1);
+      await connection.close();
+      expect(server.sessions()).toBe(0);
+    },
+  );
 
   it('re-initialises a legacy SSE session after a restart', async () => {
     const server = await serve();
@@ -56,8 +59,15 @@ describe('recovery', () => {
     const connection = await connect({ url: server.url });
     const started = Date.now();
     let restarted: Promise<void> | undefined;
-    const call = connection.callTool('slow', { steps: 100, stepMs: 50 }, { timeoutMs: 20_000, onProgress: () => (restarted ??= server.restart()) });
-    const error = await call.then(() => undefined, (e: McpError) => e);
+    const call = connection.callTool(
+      'slow',
+      { steps: 100, stepMs: 50 },
+      { timeoutMs: 20_000, onProgress: () => (restarted ??= server.restart()) },
+    );
+    const error = await call.then(
+      () => undefined,
+      (e: McpError) => e,
+    );
     await restarted;
     expect(error).toMatchObject({ code: McpErrorCode.UNREACHABLE, message: expect.stringContaining('not repeated') });
     expect(Date.now() - started).toBeLessThan(4_000);

@@ -17,7 +17,16 @@ function exerciseEverything(connect: () => Promise<McpConnection>, expectedTrans
     expect(connection.serverInfo.name).toMatch(/everything/i);
     const tools = await connection.listTools();
     const names = tools.map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(['echo', 'get-sum', 'get-structured-content', 'get-tiny-image', 'get-resource-links', 'trigger-long-running-operation']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'echo',
+        'get-sum',
+        'get-structured-content',
+        'get-tiny-image',
+        'get-resource-links',
+        'trigger-long-running-operation',
+      ]),
+    );
     expect(tools.every((tool) => tool.usable)).toBe(true);
     const sum = tools.find((tool) => tool.name === 'get-sum')!;
     expect(sum.inputs.map((f) => [f.key, f.valueType, f.required])).toEqual([
@@ -35,10 +44,17 @@ function exerciseEverything(connect: () => Promise<McpConnection>, expectedTrans
     const weather = await connection.callTool('get-structured-content', { location: 'Chicago' });
     expect(weather.structuredContent).toEqual({ temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 });
     const image = await connection.callTool('get-tiny-image', {});
-    expect(image.content).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'image', mimeType: 'image/png', data: expect.any(String) })]));
+    expect(image.content).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'image', mimeType: 'image/png', data: expect.any(String) })]),
+    );
     const links = await connection.callTool('get-resource-links', { count: 2 });
     expect(links.content.filter((block) => block.type === 'resource_link')).toEqual([
-      expect.objectContaining({ uri: expect.any(String), name: 'Blob Resource 1', mimeType: expect.any(String), description: expect.any(String) }),
+      expect.objectContaining({
+        uri: expect.any(String),
+        name: 'Blob Resource 1',
+        mimeType: expect.any(String),
+        description: expect.any(String),
+      }),
       expect.objectContaining({ name: 'Text Resource 2', mimeType: 'text/plain' }),
     ]);
   });
@@ -52,7 +68,11 @@ function exerciseEverything(connect: () => Promise<McpConnection>, expectedTrans
 
   it('reports progress of a long-running operation', async () => {
     const updates: ProgressUpdate[] = [];
-    const result = await connection.callTool('trigger-long-running-operation', { duration: 0.3, steps: 3 }, { onProgress: (update) => updates.push(update) });
+    const result = await connection.callTool(
+      'trigger-long-running-operation',
+      { duration: 0.3, steps: 3 },
+      { onProgress: (update) => updates.push(update) },
+    );
     expect(result.text).toContain('completed');
     // The SDK handles notifications a microtask after responses, so the final update, sent just
     // before the result, may be dropped: the earlier ones must arrive, in order.

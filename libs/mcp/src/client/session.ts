@@ -7,7 +7,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema, ToolListChangedNotificationSchema, type ClientRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  ToolListChangedNotificationSchema,
+  type ClientRequest,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { AnySchema } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { McpError, McpErrorCode } from '../errors.js';
@@ -34,7 +39,11 @@ export interface SessionEvents {
  * v1 for the 2024-11-05…2025-11-25 revisions, v2 for the stateless 2026-07-28 one.
  */
 export interface WireClient {
-  request<T extends StandardSchemaV1>(request: { method: string; params?: Record<string, unknown> }, schema: T, options?: WireRequestOptions): Promise<StandardSchemaV1.InferOutput<T>>;
+  request<T extends StandardSchemaV1>(
+    request: { method: string; params?: Record<string, unknown> },
+    schema: T,
+    options?: WireRequestOptions,
+  ): Promise<StandardSchemaV1.InferOutput<T>>;
   /** Checks that the session still exists (a stateless server has none to lose: it always resolves). */
   ping(options: { timeout: number }): Promise<unknown>;
 }
@@ -92,8 +101,13 @@ export async function openSession(target: McpTarget, kind: ResolvedTransport, op
   });
   const onElicitation = options.onElicitation && elicitationHandler(options.onElicitation);
   if (onElicitation) {
-    client.setRequestHandler(ElicitRequestSchema, ({ params }) =>
-      onElicitation({ message: params.message, requestedSchema: 'requestedSchema' in params ? params.requestedSchema : {} }) as Promise<ElicitResult>,
+    client.setRequestHandler(
+      ElicitRequestSchema,
+      ({ params }) =>
+        onElicitation({
+          message: params.message,
+          requestedSchema: 'requestedSchema' in params ? params.requestedSchema : {},
+        }) as Promise<ElicitResult>,
     );
   }
   const onToolsListChanged = options.onToolsListChanged;
@@ -135,7 +149,13 @@ async function shutdown(client: Client, transport: Transport): Promise<void> {
   await transport.close().catch(() => undefined);
 }
 
-async function connectWithin(client: Client, transport: Transport, options: OpenSessionOptions, abandon: () => Promise<void>, stderr: () => string): Promise<void> {
+async function connectWithin(
+  client: Client,
+  transport: Transport,
+  options: OpenSessionOptions,
+  abandon: () => Promise<void>,
+  stderr: () => string,
+): Promise<void> {
   const timeoutMs = Math.max(1, options.deadline - Date.now());
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(new McpError(McpErrorCode.UNREACHABLE, `no MCP handshake within ${timeoutMs} ms`)), timeoutMs);

@@ -57,7 +57,10 @@ describe('terminateSession', () => {
     const orphan = await orphanSession(target);
     sent.length = 0;
 
-    await expect(terminateSession({ ...target, headers: {} }, orphan)).rejects.toMatchObject({ code: McpErrorCode.AUTH_FAILED, status: 401 });
+    await expect(terminateSession({ ...target, headers: {} }, orphan)).rejects.toMatchObject({
+      code: McpErrorCode.AUTH_FAILED,
+      status: 401,
+    });
     expect(server.sessions()).toBe(1);
     await expect(terminateSession(target, orphan)).resolves.toBe('terminated');
     expect(server.sessions()).toBe(0);

@@ -29,7 +29,11 @@ export interface TerminateSessionOptions {
 }
 
 /** Rejects with an McpError (status when there was one) on any other answer or a network failure. */
-export async function terminateSession(target: McpHttpTarget, sessionId: string, options: TerminateSessionOptions = {}): Promise<SessionTermination> {
+export async function terminateSession(
+  target: McpHttpTarget,
+  sessionId: string,
+  options: TerminateSessionOptions = {},
+): Promise<SessionTermination> {
   const headers = new Headers(target.headers);
   headers.set('mcp-session-id', sessionId);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TERMINATE_TIMEOUT_MS;

@@ -38,7 +38,11 @@ export function checkStructuredContent(tool: string, result: NormalizedToolResul
   const errors = compiled.validate(result.structuredContent);
   if (errors.length > 0) {
     const summary = errors.map((e) => `${e.path || '(root)'} ${e.message}`).join('; ');
-    throw new McpError(McpErrorCode.PROTOCOL_ERROR, `tool "${tool}" returned structuredContent that does not match its outputSchema: ${summary}`, { errors });
+    throw new McpError(
+      McpErrorCode.PROTOCOL_ERROR,
+      `tool "${tool}" returned structuredContent that does not match its outputSchema: ${summary}`,
+      { errors },
+    );
   }
 }
 

@@ -22,14 +22,19 @@ export async function listAllTools(client: WireClient, options: WireRequestOptio
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LenientToolsPage, options);
+    const result = await client.request(
+      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+      LenientToolsPage,
+      options,
+    );
     for (const raw of result.tools) {
       const snapshot = toSnapshot(raw);
       if (snapshot && !byName.has(snapshot.name)) byName.set(snapshot.name, snapshot);
     }
     cursor = result.nextCursor;
     if (cursor === undefined) return [...byName.values()];
-    if (seenCursors.has(cursor)) throw new McpError(McpErrorCode.PROTOCOL_ERROR, `tools/list repeated the cursor ${JSON.stringify(cursor)}`);
+    if (seenCursors.has(cursor))
+      throw new McpError(McpErrorCode.PROTOCOL_ERROR, `tools/list repeated the cursor ${JSON.stringify(cursor)}`);
     seenCursors.add(cursor);
   }
   throw new McpError(McpErrorCode.PROTOCOL_ERROR, `tools/list returned more than ${MAX_PAGES} pages`);
@@ -46,7 +51,12 @@ export function toSnapshot(raw: unknown): ToolSnapshot | undefined {
   const annotations = isSchemaObject(raw.annotations) ? raw.annotations : undefined;
   const title = typeof raw.title === 'string' ? raw.title : typeof annotations?.title === 'string' ? annotations.title : undefined;
 
-  const snapshot: ToolSnapshot = { name: raw.name, inputSchema: input ?? {}, inputs: input ? schemaToFields(input) : [], usable: problems.length === 0 };
+  const snapshot: ToolSnapshot = {
+    name: raw.name,
+    inputSchema: input ?? {},
+    inputs: input ? schemaToFields(input) : [],
+    usable: problems.length === 0,
+  };
   if (title !== undefined) snapshot.title = title;
   if (typeof raw.description === 'string') snapshot.description = raw.description;
   if (output !== undefined) {

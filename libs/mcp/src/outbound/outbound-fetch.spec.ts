@@ -12,7 +12,9 @@ interface Seen {
 }
 
 /** A loopback server that records what it receives and answers by path. */
-async function recordingServer(routes: (path: string, origin: string) => { status: number; headers?: Record<string, string>; body?: string; stream?: boolean }) {
+async function recordingServer(
+  routes: (path: string, origin: string) => { status: number; headers?: Record<string, string>; body?: string; stream?: boolean },
+) {
   const seen: Seen[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -38,7 +40,11 @@ describe('createOutboundFetch', () => {
   let redirector: Awaited<ReturnType<typeof recordingServer>>;
 
   beforeAll(async () => {
-    target = await recordingServer((path) => (path === '/stream' ? { status: 200, headers: { 'content-type': 'text/event-stream' }, stream: true } : { status: 200, body: `target ${path}` }));
+    target = await recordingServer((path) =>
+      path === '/stream'
+        ? { status: 200, headers: { 'content-type': 'text/event-stream' }, stream: true }
+        : { status: 200, body: `target ${path}` },
+    );
     redirector = await recordingServer((path, origin) => {
       const to = new URL(path, origin).searchParams.get('to') ?? '/';
       const status = Number(new URL(path, origin).searchParams.get('status') ?? 307);
@@ -54,7 +60,11 @@ describe('createOutboundFetch', () => {
   });
 
   it('fetches like fetch: status, headers, body, POST with a JSON body', async () => {
-    const res = await outboundFetch(`${target.origin}/hello`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer t' }, body: '{"a":1}' });
+    const res = await outboundFetch(`${target.origin}/hello`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer t' },
+      body: '{"a":1}',
+    });
     expect(res.status).toBe(200);
     expect(res.url).toBe(`${target.origin}/hello`);
     expect(await res.text()).toBe('target /hello');
@@ -95,7 +105,14 @@ describe('createOutboundFetch', () => {
     const to = encodeURIComponent(`http://localhost:${new URL(target.origin).port}/landed`);
     const res = await outboundFetch(`${redirector.origin}/go?to=${to}`, {
       method: 'POST',
-      headers: { authorization: 'Bearer secret', 'x-api-key': 'k', cookie: 'c=1', 'mcp-session-id': 's', accept: 'application/json', 'content-type': 'application/json' },
+      headers: {
+        authorization: 'Bearer secret',
+        'x-api-key': 'k',
+        cookie: 'c=1',
+        'mcp-session-id': 's',
+        accept: 'application/json',
+        'content-type': 'application/json',
+      },
       body: '{"jsonrpc":"2.0"}',
     });
     expect(await res.text()).toBe('target /landed');
@@ -114,7 +131,9 @@ describe('createOutboundFetch', () => {
   it('checks every redirect hop', async () => {
     const to = encodeURIComponent('http://169.254.169.254/latest/meta-data/iam/');
     await expect(outboundFetch(`${redirector.origin}/go?to=${to}`)).rejects.toThrow(/169.254.169.254 is a cloud metadata/);
-    await expect(outboundFetch(`${redirector.origin}/go?to=${encodeURIComponent('file:///etc/passwd')}`)).rejects.toThrow(/only http and https/);
+    await expect(outboundFetch(`${redirector.origin}/go?to=${encodeURIComponent('file:///etc/passwd')}`)).rejects.toThrow(
+      /only http and https/,
+    );
     await expect(outboundFetch(`${redirector.origin}/loop`)).rejects.toThrow(/more than 5 redirects/);
   });
 

@@ -22,7 +22,15 @@ export interface OutboundFetchOptions {
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const DEFAULT_MAX_REDIRECTS = 5;
 /** What may follow a request to another origin: nothing that could authenticate it. */
-const CROSS_ORIGIN_SAFE_HEADERS = new Set(['accept', 'accept-language', 'cache-control', 'content-type', 'last-event-id', 'mcp-protocol-version', 'user-agent']);
+const CROSS_ORIGIN_SAFE_HEADERS = new Set([
+  'accept',
+  'accept-language',
+  'cache-control',
+  'content-type',
+  'last-event-id',
+  'mcp-protocol-version',
+  'user-agent',
+]);
 
 export function createOutboundFetch(policyOptions: OutboundPolicyOptions = {}, options: OutboundFetchOptions = {}): OutboundFetch {
   const policy = createOutboundPolicy(policyOptions);

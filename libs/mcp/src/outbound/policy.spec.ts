@@ -37,7 +37,13 @@ describe('createOutboundPolicy', () => {
   });
 
   it('allows loopback, private and public destinations by default', () => {
-    for (const url of ['http://127.0.0.1:3001/mcp', 'http://localhost/', 'http://[::1]/', 'https://10.1.2.3/', 'https://mcp.example.com/']) {
+    for (const url of [
+      'http://127.0.0.1:3001/mcp',
+      'http://localhost/',
+      'http://[::1]/',
+      'https://10.1.2.3/',
+      'https://mcp.example.com/',
+    ]) {
       expect(refused(defaults, url)).toBeUndefined();
     }
   });

@@ -66,20 +66,27 @@ function addRange(list: BlockList, entry: string, source: string): void {
 function ruleSet(entries: readonly string[], source: string): RuleSet {
   const rules: RuleSet = { everything: false, addresses: new BlockList(), exactHosts: new Set(), hostSuffixes: [] };
   for (const raw of entries) {
-    const entry = raw.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+    const entry = raw
+      .trim()
+      .toLowerCase()
+      .replace(/^\[(.*)\]$/, '$1');
     if (entry === '') continue;
     if (entry === '*') rules.everything = true;
     else if (entry === 'private') PRIVATE_RANGES.forEach((range) => addRange(rules.addresses, range, source));
     else if (entry.includes('/') || isIP(entry)) addRange(rules.addresses, entry, source);
     else if (/^\*\.[a-z0-9.-]+$/.test(entry)) rules.hostSuffixes.push(entry.slice(1));
-    else if (/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/.test(entry)) rules.exactHosts.add(entry.replace(/\.$/, ''));
+    else if (/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/.test(entry))
+      rules.exactHosts.add(entry.replace(/\.$/, ''));
     else throw new Error(`${source}: "${raw}" is not a hostname, IP address, CIDR, "private" or "*"`);
   }
   return rules;
 }
 
 function normalizeHost(hostname: string): string {
-  return hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  return hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
 }
 
 function matchesHost(rules: RuleSet, host: string): boolean {

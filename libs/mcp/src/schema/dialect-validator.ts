@@ -90,7 +90,9 @@ function toArgumentErrors(errors: ErrorObject[]): ArgumentError[] {
     const extra = error.params.missingProperty ?? error.params.additionalProperty;
     if (typeof extra === 'string') segments.push(extra);
     const path = formatPath(segments);
-    const allowed = Array.isArray(error.params.allowedValues) ? `: ${error.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}` : '';
+    const allowed = Array.isArray(error.params.allowedValues)
+      ? `: ${error.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`
+      : '';
     return { path, message: `${error.message ?? 'is invalid'}${allowed}` };
   });
 }

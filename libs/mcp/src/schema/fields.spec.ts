@@ -67,14 +67,22 @@ describe('schemaToFields', () => {
   it('degrades what it cannot follow to any instead of failing', () => {
     const schema = {
       type: 'object',
-      $defs: { Loop: { $ref: '#/$defs/Loop' }, Tree: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/Tree' } } } } },
+      $defs: {
+        Loop: { $ref: '#/$defs/Loop' },
+        Tree: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/Tree' } } } },
+      },
       properties: {
         remote: { $ref: 'https://example.invalid/x.json' },
         loop: { $ref: '#/$defs/Loop' },
         tree: { $ref: '#/$defs/Tree' },
         flag: true,
         mixed: { type: ['string', 'number'] },
-        arrays: { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'array', items: { type: 'number' } }] },
+        arrays: {
+          oneOf: [
+            { type: 'array', items: { type: 'string' } },
+            { type: 'array', items: { type: 'number' } },
+          ],
+        },
         inferred: { enum: [1, 2.5, null] },
       },
     };

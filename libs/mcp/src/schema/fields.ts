@@ -49,7 +49,8 @@ export function valueTypeOf(schema: unknown, root: SchemaObject, depth = 0): Val
   if (!resolved) return 'any';
   const declared = typeof resolved.type === 'string' ? [resolved.type] : Array.isArray(resolved.type) ? resolved.type : [];
   const types = declared.filter((t): t is string => typeof t === 'string' && t !== 'null');
-  if (types.length > 0) return merge(types.map((t) => (t === 'array' ? arrayType(resolved, root, depth) : SCALARS.has(t) ? (t as ValueType) : 'any')));
+  if (types.length > 0)
+    return merge(types.map((t) => (t === 'array' ? arrayType(resolved, root, depth) : SCALARS.has(t) ? (t as ValueType) : 'any')));
   const variants = Array.isArray(resolved.oneOf) ? resolved.oneOf : Array.isArray(resolved.anyOf) ? resolved.anyOf : undefined;
   if (variants) return merge(variants.filter((v) => !isNullSchema(v, root)).map((v) => valueTypeOf(v, root, depth + 1)));
   if (Array.isArray(resolved.allOf)) {

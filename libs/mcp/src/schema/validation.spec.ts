@@ -2,7 +2,12 @@ import { describe, expect, it } from '@jest/globals';
 import { compileSchema, dialectOf } from './dialect-validator.js';
 import { validateArguments } from './validate-arguments.js';
 
-const draft07Tuple = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'array', items: [{ type: 'string' }, { type: 'number' }], additionalItems: false };
+const draft07Tuple = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  type: 'array',
+  items: [{ type: 'string' }, { type: 'number' }],
+  additionalItems: false,
+};
 
 describe('dialect-aware validation', () => {
   it('picks the Ajv dialect from $schema; none means 2020-12', () => {
@@ -16,7 +21,10 @@ describe('dialect-aware validation', () => {
 
   it('reads a draft-07 tuple as draft-07, while the same keywords are invalid under 2020-12', () => {
     expect(validateArguments(draft07Tuple, ['a', 1])).toEqual({ ok: true });
-    expect(validateArguments(draft07Tuple, ['a', 1, 2])).toEqual({ ok: false, errors: [{ path: '', message: 'must NOT have more than 2 items' }] });
+    expect(validateArguments(draft07Tuple, ['a', 1, 2])).toEqual({
+      ok: false,
+      errors: [{ path: '', message: 'must NOT have more than 2 items' }],
+    });
     const { $schema: _ignored, ...as2020 } = draft07Tuple;
     const compiled = compileSchema(as2020);
     expect(compiled).toMatchObject({ ok: false, dialect: '2020-12' });
@@ -32,7 +40,10 @@ describe('dialect-aware validation', () => {
     const schema = {
       type: 'object',
       properties: {
-        items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, 'odd key': { enum: ['x', 'y'] } }, required: ['name'] } },
+        items: {
+          type: 'array',
+          items: { type: 'object', properties: { name: { type: 'string' }, 'odd key': { enum: ['x', 'y'] } }, required: ['name'] },
+        },
         email: { type: 'string', format: 'email' },
       },
       required: ['items'],
@@ -67,6 +78,9 @@ describe('dialect-aware validation', () => {
   });
 
   it('turns an uncompilable schema into an argument error rather than a throw', () => {
-    expect(validateArguments({ type: 'nonsense' }, {})).toEqual({ ok: false, errors: [{ path: '', message: expect.stringContaining('cannot be compiled') }] });
+    expect(validateArguments({ type: 'nonsense' }, {})).toEqual({
+      ok: false,
+      errors: [{ path: '', message: expect.stringContaining('cannot be compiled') }],
+    });
   });
 });

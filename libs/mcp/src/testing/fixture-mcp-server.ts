@@ -51,7 +51,13 @@ export interface CallAuth {
   values: string[];
 }
 
-export function createFixtureMcpServer(name: string, tools: FixtureTool[], pageSize: number | undefined, counters: FixtureCounters, callAuth?: CallAuth): Server {
+export function createFixtureMcpServer(
+  name: string,
+  tools: FixtureTool[],
+  pageSize: number | undefined,
+  counters: FixtureCounters,
+  callAuth?: CallAuth,
+): Server {
   const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
   // Read at each listing: a tool may add tools to the (shared) list, then announce it.
   const listedNow = () => tools.map(({ handler: _handler, ...tool }) => tool);
@@ -73,7 +79,8 @@ export function createFixtureMcpServer(name: string, tools: FixtureTool[], pageS
       const given = extra.requestInfo?.headers[callAuth.header.toLowerCase()];
       const value = Array.isArray(given) ? given[0] : given;
       counters.callHeaders.push(value);
-      if (value === undefined || !callAuth.values.includes(value)) throw new McpError(ErrorCode.InvalidRequest, `${callAuth.header}: unknown user`);
+      if (value === undefined || !callAuth.values.includes(value))
+        throw new McpError(ErrorCode.InvalidRequest, `${callAuth.header}: unknown user`);
     }
     const progressToken = request.params._meta?.progressToken;
     const result = await tool.handler(request.params.arguments ?? {}, {
@@ -83,7 +90,10 @@ export function createFixtureMcpServer(name: string, tools: FixtureTool[], pageS
         await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total, message } });
       },
       elicit: async (message, requestedSchema) =>
-        (await server.elicitInput({ message, requestedSchema: requestedSchema as never }, { relatedRequestId: extra.requestId })) as ElicitationAnswer,
+        (await server.elicitInput(
+          { message, requestedSchema: requestedSchema as never },
+          { relatedRequestId: extra.requestId },
+        )) as ElicitationAnswer,
       toolsChanged: () => server.sendToolListChanged(),
     });
     return { ...result };

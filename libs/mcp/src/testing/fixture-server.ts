@@ -16,7 +16,14 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { basicTools } from './fixture-tools.js';
-import { countCancellations, createFixtureMcpServer, pinProtocolVersion, type CallAuth, FixtureCounters, type FixtureTool } from './fixture-mcp-server.js';
+import {
+  countCancellations,
+  createFixtureMcpServer,
+  pinProtocolVersion,
+  type CallAuth,
+  FixtureCounters,
+  type FixtureTool,
+} from './fixture-mcp-server.js';
 
 export interface FixtureServerOptions {
   /** Defaults to basicTools(). */
@@ -103,7 +110,8 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       return server.connect(transport);
     }
     const session = live.get(url.searchParams.get('sessionId') ?? '');
-    if (req.method !== 'POST' || !session || !(session.transport instanceof SSEServerTransport)) return reply(res, staleStatus, 'Session not found');
+    if (req.method !== 'POST' || !session || !(session.transport instanceof SSEServerTransport))
+      return reply(res, staleStatus, 'Session not found');
     return session.transport.handlePostMessage(req, res);
   };
 
@@ -114,7 +122,12 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       if (given === undefined) return reply(res, 401, 'credentials required');
       if (given !== options.auth.value) return reply(res, 403, 'credentials refused');
     }
-    const route = url.pathname === '/mcp' ? streamable(req, res) : url.pathname === '/sse' || url.pathname === '/messages' ? sse(req, res, url) : reply(res, 404, 'not found');
+    const route =
+      url.pathname === '/mcp'
+        ? streamable(req, res)
+        : url.pathname === '/sse' || url.pathname === '/messages'
+          ? sse(req, res, url)
+          : reply(res, 404, 'not found');
     Promise.resolve(route).catch((error: unknown) => {
       if (!res.headersSent) reply(res, 500, error instanceof Error ? error.message : String(error));
     });

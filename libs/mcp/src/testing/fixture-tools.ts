@@ -50,7 +50,10 @@ export function basicTools(): FixtureTool[] {
       name: 'fail',
       description: 'Always answers with an isError result.',
       inputSchema: object({ reason: { type: 'string' } }),
-      handler: ({ reason }) => ({ isError: true, content: [{ type: 'text', text: typeof reason === 'string' ? reason : 'failed on purpose' }] }),
+      handler: ({ reason }) => ({
+        isError: true,
+        content: [{ type: 'text', text: typeof reason === 'string' ? reason : 'failed on purpose' }],
+      }),
     },
     {
       name: 'rich',
@@ -59,7 +62,13 @@ export function basicTools(): FixtureTool[] {
       handler: () => ({
         content: [
           { type: 'text', text: 'rich content' },
-          { type: 'image', data: TINY_PNG_BASE64, mimeType: 'image/png', annotations: { audience: ['user'], priority: 0.5 }, _meta: { source: 'fixture' } },
+          {
+            type: 'image',
+            data: TINY_PNG_BASE64,
+            mimeType: 'image/png',
+            annotations: { audience: ['user'], priority: 0.5 },
+            _meta: { source: 'fixture' },
+          },
           { type: 'resource', resource: { uri: 'fixture://notes/1', mimeType: 'text/plain', text: 'note one', _meta: { rev: 3 } } },
           {
             type: 'resource_link',
@@ -85,7 +94,10 @@ export const greetTool: FixtureTool = {
   description: 'Asks who to greet, then greets them.',
   inputSchema: object({}),
   handler: async (_args, { elicit }) => {
-    const answer = await elicit('Who should be greeted?', object({ name: { type: 'string', default: 'Ada' }, times: { type: 'integer', default: 1 } }, ['name']));
+    const answer = await elicit(
+      'Who should be greeted?',
+      object({ name: { type: 'string', default: 'Ada' }, times: { type: 'integer', default: 1 } }, ['name']),
+    );
     if (answer.action !== 'accept') return { content: [{ type: 'text', text: `no greeting (${answer.action})` }] };
     const name = String(answer.content?.name);
     return { content: [{ type: 'text', text: `Hello ${name}`.repeat(Number(answer.content?.times ?? 1)) }] };
@@ -108,7 +120,12 @@ export function trickySchemaTools(): FixtureTool[] {
           addresses: { type: 'array', items: { $ref: '#/$defs/Address' } },
           nickname: { type: ['string', 'null'], default: null },
           count: { type: 'integer', minimum: 0, default: 1, title: 'How many' },
-          mode: { oneOf: [{ const: 'fast', title: 'Fast' }, { const: 'safe', title: 'Safe' }] },
+          mode: {
+            oneOf: [
+              { const: 'fast', title: 'Fast' },
+              { const: 'safe', title: 'Safe' },
+            ],
+          },
           idOrName: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
           ratio: { anyOf: [{ type: 'integer' }, { type: 'number' }, { type: 'null' }] },
           tag: { $ref: '#/$defs/Tag' },

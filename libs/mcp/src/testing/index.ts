@@ -2,6 +2,15 @@
 export { startFixtureServer, type FixtureServer, type FixtureServerOptions } from './fixture-server.js';
 export { basicTools, greetTool, numberedTools, trickySchemaTools, TINY_PNG_BASE64 } from './fixture-tools.js';
 export type { FixtureTool, FixtureToolContext, FixtureToolResult } from './fixture-mcp-server.js';
-export { serverEverythingStdioTarget, startServerEverything, type ServerEverything, type ServerEverythingMode } from './server-everything.js';
+export {
+  serverEverythingStdioTarget,
+  startServerEverything,
+  type ServerEverything,
+  type ServerEverythingMode,
+} from './server-everything.js';
 export { childPidsMatching, waitUntil } from './test-helpers.js';
-export { startStatelessFixtureServer, type StatelessFixtureServer, type StatelessFixtureServerOptions } from './stateless-fixture-server.js';
+export {
+  startStatelessFixtureServer,
+  type StatelessFixtureServer,
+  type StatelessFixtureServerOptions,
+} from './stateless-fixture-server.js';

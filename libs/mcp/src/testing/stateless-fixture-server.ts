@@ -78,7 +78,9 @@ export async function startStatelessFixtureServer(options: StatelessFixtureServe
       } catch (error) {
         if (!(error instanceof NeedsInput)) throw error;
         // Nothing is held open: the client answers and sends the call again with inputResponses.
-        return inputRequired({ inputRequests: { [FORM]: inputRequired.elicit({ message: error.message, requestedSchema: error.requestedSchema as never }) } });
+        return inputRequired({
+          inputRequests: { [FORM]: inputRequired.elicit({ message: error.message, requestedSchema: error.requestedSchema as never }) },
+        });
       }
     });
     return server;
@@ -110,7 +112,9 @@ export async function startStatelessFixtureServer(options: StatelessFixtureServe
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'DELETE';
-    const response = await handler.fetch(new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method, headers, body: hasBody ? body : undefined }));
+    const response = await handler.fetch(
+      new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method, headers, body: hasBody ? body : undefined }),
+    );
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (response.body) for await (const chunk of response.body) res.write(chunk);
     res.end();

@@ -26,14 +26,25 @@ describe('loadConfig', () => {
       maxOutputBytes: 262_144,
     });
     expect(config.worker).toEqual({ concurrency: 10, shutdownGraceMs: 10_000 });
-    expect(config.recovery).toEqual({ lockDurationMs: 30_000, stalledIntervalMs: 15_000, maxStalledCount: 2, sweepIntervalMs: 5_000, requeueAfterMs: 30_000 });
+    expect(config.recovery).toEqual({
+      lockDurationMs: 30_000,
+      stalledIntervalMs: 15_000,
+      maxStalledCount: 2,
+      sweepIntervalMs: 5_000,
+      requeueAfterMs: 30_000,
+    });
   });
 
   it('reads retention as a duration with its unit and a count, 0 meaning no limit', () => {
     expect(loadConfig(base).retention).toEqual({ maxAgeMs: 14 * 86_400_000, maxCount: 10_000, intervalMs: 300_000 });
-    expect(loadConfig({ ...base, RUN_RETENTION_MAX_AGE: '36h', RUN_RETENTION_MAX_COUNT: '0' }).retention).toMatchObject({ maxAgeMs: 36 * 3_600_000, maxCount: 0 });
+    expect(loadConfig({ ...base, RUN_RETENTION_MAX_AGE: '36h', RUN_RETENTION_MAX_COUNT: '0' }).retention).toMatchObject({
+      maxAgeMs: 36 * 3_600_000,
+      maxCount: 0,
+    });
     expect(loadConfig({ ...base, RUN_RETENTION_MAX_AGE: '0' }).retention.maxAgeMs).toBe(0);
-    expect(problemsOf({ ...base, RUN_RETENTION_MAX_AGE: '14' }).join('\n')).toMatch(/RUN_RETENTION_MAX_AGE: must be a whole number with a unit/);
+    expect(problemsOf({ ...base, RUN_RETENTION_MAX_AGE: '14' }).join('\n')).toMatch(
+      /RUN_RETENTION_MAX_AGE: must be a whole number with a unit/,
+    );
     expect(problemsOf({ ...base, RUN_RETENTION_MAX_AGE: '2 weeks' }).join('\n')).toMatch(/RUN_RETENTION_MAX_AGE/);
   });
 
@@ -47,8 +58,12 @@ describe('loadConfig', () => {
 
   it('refuses a missing, short or weak SECRETS_KEY in production', () => {
     expect(problemsOf({ ...base, NODE_ENV: 'production' })).toEqual([expect.stringMatching(/^SECRETS_KEY: required in production/)]);
-    expect(problemsOf({ ...base, NODE_ENV: 'production', SECRETS_KEY: 'abcd' })).toEqual([expect.stringMatching(/^SECRETS_KEY: must decode to exactly 32 bytes/)]);
-    expect(problemsOf({ ...base, NODE_ENV: 'production', SECRETS_KEY: '00'.repeat(32) })).toEqual([expect.stringMatching(/^SECRETS_KEY: too weak/)]);
+    expect(problemsOf({ ...base, NODE_ENV: 'production', SECRETS_KEY: 'abcd' })).toEqual([
+      expect.stringMatching(/^SECRETS_KEY: must decode to exactly 32 bytes/),
+    ]);
+    expect(problemsOf({ ...base, NODE_ENV: 'production', SECRETS_KEY: '00'.repeat(32) })).toEqual([
+      expect.stringMatching(/^SECRETS_KEY: too weak/),
+    ]);
     expect(loadConfig({ ...base, NODE_ENV: 'production', SECRETS_KEY: strongKey }).secrets.key).toBe(strongKey);
   });
 
@@ -64,9 +79,16 @@ describe('loadConfig', () => {
 
   it('keeps stdio toolsets off by default and checks the allow-list when they are on', () => {
     expect(loadConfig(base).stdio).toMatchObject({ enabled: false, commands: [] });
-    expect(loadConfig({ ...base, STDIO_TOOLSETS: 'on', STDIO_COMMANDS: 'npx, /usr/bin/uvx' }).stdio).toMatchObject({ enabled: true, commands: ['npx', '/usr/bin/uvx'] });
-    expect(problemsOf({ ...base, STDIO_TOOLSETS: 'on' })).toEqual([expect.stringMatching(/^STDIO_COMMANDS: required when STDIO_TOOLSETS=on/)]);
-    expect(problemsOf({ ...base, STDIO_COMMANDS: 'bin/npx' })).toEqual([expect.stringMatching(/^STDIO_COMMANDS: "bin\/npx" must be a command name or an absolute path/)]);
+    expect(loadConfig({ ...base, STDIO_TOOLSETS: 'on', STDIO_COMMANDS: 'npx, /usr/bin/uvx' }).stdio).toMatchObject({
+      enabled: true,
+      commands: ['npx', '/usr/bin/uvx'],
+    });
+    expect(problemsOf({ ...base, STDIO_TOOLSETS: 'on' })).toEqual([
+      expect.stringMatching(/^STDIO_COMMANDS: required when STDIO_TOOLSETS=on/),
+    ]);
+    expect(problemsOf({ ...base, STDIO_COMMANDS: 'bin/npx' })).toEqual([
+      expect.stringMatching(/^STDIO_COMMANDS: "bin\/npx" must be a command name or an absolute path/),
+    ]);
     expect(problemsOf({ ...base, STDIO_TOOLSETS: 'yes' })).toEqual([expect.stringMatching(/^STDIO_TOOLSETS/)]);
     expect(problemsOf({ ...base, STDIO_WORK_DIR: 'relative' })).toEqual([expect.stringMatching(/^STDIO_WORK_DIR/)]);
   });
@@ -75,5 +97,19 @@ describe('loadConfig', () => {
     expect(loadConfig(base).toolsetHealthIntervalMs).toBe(0);
     expect(loadConfig({ ...base, TOOLSET_HEALTH_INTERVAL_MS: '60000' }).toolsetHealthIntervalMs).toBe(60_000);
     expect(problemsOf({ ...base, TOOLSET_HEALTH_INTERVAL_MS: '50' })).toEqual([expect.stringMatching(/^TOOLSET_HEALTH_INTERVAL_MS/)]);
+  });
+
+  it('takes a well-formed ADMIN_API_KEY and refuses another without echoing it', () => {
+    const key = `mcpf_${'A'.repeat(43)}`;
+    expect(loadConfig({ ...base, ADMIN_API_KEY: key }).auth).toEqual({
+      adminApiKey: key,
+      rateLimitPerMinute: 1200,
+      failuresPerMinute: 20,
+      failureBlockSeconds: 300,
+    });
+    expect(loadConfig({ ...base, ADMIN_API_KEY: '' }).auth.adminApiKey).toBeUndefined();
+    const problems = problemsOf({ ...base, ADMIN_API_KEY: 'mcpf_tooShortSecret' });
+    expect(problems).toEqual([expect.stringMatching(/^ADMIN_API_KEY: must be mcpf_/)]);
+    expect(problems.join()).not.toContain('tooShortSecret');
   });
 });

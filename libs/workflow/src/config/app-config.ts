@@ -24,13 +24,16 @@ const duration = (fallback: string) =>
     });
 
 const urlWithScheme = (schemes: string[]) =>
-  z.string().refine((value) => {
-    try {
-      return schemes.includes(new URL(value).protocol.replace(':', ''));
-    } catch {
-      return false;
-    }
-  }, `must be a URL with scheme ${schemes.join(' or ')}`);
+  z.string().refine(
+    (value) => {
+      try {
+        return schemes.includes(new URL(value).protocol.replace(':', ''));
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL with scheme ${schemes.join(' or ')}`,
+  );
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -38,7 +41,10 @@ const envSchema = z.object({
   API_PORT: int(3000).pipe(z.number().max(65535)),
   MONGO_URL: urlWithScheme(['mongodb', 'mongodb+srv']),
   REDIS_URL: urlWithScheme(['redis', 'rediss']),
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]+$/).default('mcpflow'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]+$/)
+    .default('mcpflow'),
   SECRETS_KEY: z.string().optional(),
   SECRETS_KEY_PREVIOUS: z.string().optional(),
   WORKER_CONCURRENCY: int(10, 1),
@@ -66,6 +72,16 @@ const envSchema = z.object({
   STDIO_COMMANDS: z.string().default(''),
   STDIO_WORK_DIR: z.string().default(join(tmpdir(), 'mcpflow-stdio')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ADMIN_API_KEY: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .string()
+      .regex(/^mcpf_[A-Za-z0-9_-]{43}$/, 'must be mcpf_ followed by 43 base64url characters (32 random bytes)')
+      .optional(),
+  ),
+  RATE_LIMIT_PER_MINUTE: int(1200),
+  AUTH_FAILURES_PER_MINUTE: int(20, 1),
+  AUTH_FAILURE_BLOCK_SECONDS: int(300, 1),
 });
 
 export type AppConfig = Readonly<{
@@ -99,6 +115,8 @@ export type AppConfig = Readonly<{
   /** Local (stdio) toolsets: off unless enabled, and then only the listed commands (names or absolute paths). */
   stdio: { enabled: boolean; commands: string[]; workDir: string };
   logLevel: string;
+  /** API keys: the seeded admin key (a secret: never logged) and the limits of the auth guard. */
+  auth: { adminApiKey?: string; rateLimitPerMinute: number; failuresPerMinute: number; failureBlockSeconds: number };
 }>;
 
 export class ConfigError extends Error {
@@ -124,7 +142,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...checkSecretsKey('SECRETS_KEY', e.SECRETS_KEY, e.NODE_ENV === 'production'),
     ...checkSecretsKey('SECRETS_KEY_PREVIOUS', e.SECRETS_KEY_PREVIOUS, false),
     ...checkStdio(e.STDIO_TOOLSETS === 'on', list(e.STDIO_COMMANDS), e.STDIO_WORK_DIR),
-    ...(e.TOOLSET_HEALTH_INTERVAL_MS > 0 && e.TOOLSET_HEALTH_INTERVAL_MS < 100 ? ['TOOLSET_HEALTH_INTERVAL_MS: 0 (off) or at least 100'] : []),
+    ...(e.TOOLSET_HEALTH_INTERVAL_MS > 0 && e.TOOLSET_HEALTH_INTERVAL_MS < 100
+      ? ['TOOLSET_HEALTH_INTERVAL_MS: 0 (off) or at least 100']
+      : []),
   ];
   if (problems.length) throw new ConfigError(problems);
   return {
@@ -155,6 +175,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     toolsetHealthIntervalMs: e.TOOLSET_HEALTH_INTERVAL_MS,
     stdio: { enabled: e.STDIO_TOOLSETS === 'on', commands: list(e.STDIO_COMMANDS), workDir: e.STDIO_WORK_DIR },
     logLevel: e.LOG_LEVEL,
+    auth: {
+      adminApiKey: e.ADMIN_API_KEY,
+      rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+      failuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
+      failureBlockSeconds: e.AUTH_FAILURE_BLOCK_SECONDS,
+    },
   };
 }
 
@@ -180,7 +206,8 @@ function checkStdio(enabled: boolean, commands: string[], workDir: string): stri
   const problems = commands
     .filter((command) => command.includes('/') && !isAbsolute(command))
     .map((command) => `STDIO_COMMANDS: "${command}" must be a command name or an absolute path`);
-  if (enabled && commands.length === 0) problems.push('STDIO_COMMANDS: required when STDIO_TOOLSETS=on (comma list of command names or absolute paths)');
+  if (enabled && commands.length === 0)
+    problems.push('STDIO_COMMANDS: required when STDIO_TOOLSETS=on (comma list of command names or absolute paths)');
   if (!isAbsolute(workDir)) problems.push('STDIO_WORK_DIR: must be an absolute path');
   return problems;
 }

@@ -33,8 +33,7 @@ interface AttemptFacts {
 }
 
 export type NodeExecutionOutcome =
-  | (AttemptFacts & { status: 'succeeded'; result: NodeResult })
-  | (AttemptFacts & { status: 'failed' | 'canceled'; error: EngineError });
+  (AttemptFacts & { status: 'succeeded'; result: NodeResult }) | (AttemptFacts & { status: 'failed' | 'canceled'; error: EngineError });
 
 /** Failures that another attempt cannot change. */
 const NOT_RETRYABLE = new Set<string>([ENGINE_ERROR_CODES.nodeInputInvalid]);
@@ -53,14 +52,21 @@ function abortReason(signal: AbortSignal): EngineError {
  * leaves a reaction on `runStopped` until the run ends; it holds the node's result, which the run
  * holds anyway (downstream nodes read it), and there are at most RUN_MAX_NODE_EXECUTIONS of them.
  */
-async function runAttempt(plan: NodeExecutionPlan, context: NodeExecutionContext, attemptController?: AbortController): Promise<NodeResult> {
+async function runAttempt(
+  plan: NodeExecutionPlan,
+  context: NodeExecutionContext,
+  attemptController?: AbortController,
+): Promise<NodeResult> {
   const execution = (async () => plan.executor.execute(context))();
   execution.catch(() => undefined);
   if (!attemptController) return Promise.race([execution, plan.runStopped]);
   const { signal } = attemptController;
   const stopTimer = new AbortController();
   const timeout = new EngineError(ENGINE_ERROR_CODES.nodeTimeout, `node "${plan.node.id}" did not finish within ${plan.node.timeoutMs} ms`);
-  plan.services.clock.sleep(plan.node.timeoutMs as number, stopTimer.signal).then(() => attemptController.abort(timeout), () => undefined);
+  plan.services.clock.sleep(plan.node.timeoutMs as number, stopTimer.signal).then(
+    () => attemptController.abort(timeout),
+    () => undefined,
+  );
   let onAbort = (): void => undefined;
   const aborted = new Promise<never>((_resolve, reject) => {
     onAbort = () => reject(signal.reason);

@@ -32,7 +32,8 @@ export function toolsetsToConnectAhead(registry: NodeRegistry, workflow: Workflo
   const reached = new Set(workflow.nodes.filter((node) => node.type === START_NODE_TYPE).map((node) => node.id));
   for (const id of reached) {
     for (const edge of workflow.edges) {
-      if (edge.source === id && (edge.sourceHandle ?? DEFAULT_HANDLE) === DEFAULT_HANDLE && nodes.has(edge.target)) reached.add(edge.target);
+      if (edge.source === id && (edge.sourceHandle ?? DEFAULT_HANDLE) === DEFAULT_HANDLE && nodes.has(edge.target))
+        reached.add(edge.target);
     }
   }
   const toolsets = new Set<string>();

@@ -20,7 +20,10 @@ export function parseReference(text: string): Reference | undefined {
 }
 
 function parseReferenceText(text: string): Reference | undefined {
-  const segments = text.trim().replace(/\[(\d+)\]/g, '.$1').split('.');
+  const segments = text
+    .trim()
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.');
   if (segments.length < 2 || segments.some((segment) => segment.trim() === '')) return undefined;
   const [nodeId, key, ...path] = segments.map((segment) => segment.trim());
   return { nodeId, key, path };

@@ -99,8 +99,14 @@ class WorkflowRun {
     const stopper = new AbortController();
     const { clock } = this.options.services;
     const remaining = (this.options.startedAt ?? this.beganAt) + this.limits.runDeadlineMs - this.beganAt;
-    const deadline = new EngineError(ENGINE_ERROR_CODES.runDeadlineExceeded, `the run passed its deadline of ${this.limits.runDeadlineMs} ms`);
-    clock.sleep(Math.max(0, remaining), stopper.signal).then(() => this.stop(deadline, false), () => undefined);
+    const deadline = new EngineError(
+      ENGINE_ERROR_CODES.runDeadlineExceeded,
+      `the run passed its deadline of ${this.limits.runDeadlineMs} ms`,
+    );
+    clock.sleep(Math.max(0, remaining), stopper.signal).then(
+      () => this.stop(deadline, false),
+      () => undefined,
+    );
     return stopper;
   }
 
@@ -226,7 +232,11 @@ class WorkflowRun {
   /** Saves the record before anything downstream happens, so that a crash cannot lose it. */
   private async persist(node: NodeDefinition, finishedAt: number, facts: ExecutedFacts): Promise<void> {
     this.seq += 1;
-    const record = buildExecutionRecord({ ...facts, runId: this.options.runId, seq: this.seq, node, finishedAt }, this.limits, this.options.redact);
+    const record = buildExecutionRecord(
+      { ...facts, runId: this.options.runId, seq: this.seq, node, finishedAt },
+      this.limits,
+      this.options.redact,
+    );
     if (record.status === 'failed') this.stats.nodesFailed += 1;
     if (record.status === 'skipped') this.stats.nodesSkipped += 1;
     await this.options.store.saveExecution(record);

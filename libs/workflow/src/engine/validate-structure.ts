@@ -31,7 +31,11 @@ function checkNodes(definition: WorkflowDefinition, registry: NodeRegistry): Val
   definition.nodes.forEach((node, index) => {
     const path = `/nodes/${index}`;
     if (typeof node.id !== 'string' || !NODE_ID_PATTERN.test(node.id)) {
-      issues.push({ path: `${path}/id`, code: 'INVALID_NODE_ID', message: `node id ${JSON.stringify(node.id)} must be letters, digits, "_" or "-"` });
+      issues.push({
+        path: `${path}/id`,
+        code: 'INVALID_NODE_ID',
+        message: `node id ${JSON.stringify(node.id)} must be letters, digits, "_" or "-"`,
+      });
     } else if (seen.has(node.id)) {
       issues.push({ path: `${path}/id`, code: 'DUPLICATE_NODE_ID', message: `node id "${node.id}" is used more than once` });
     }
@@ -70,13 +74,21 @@ function checkEdges(definition: WorkflowDefinition, graph: WorkflowGraph, regist
     const handle = handleOf(edge);
     if (handle === ERROR_HANDLE) {
       if (!source.catchError) {
-        issues.push({ path: `${path}/sourceHandle`, code: 'BAD_HANDLE', message: `the error handle of "${source.id}" needs catchError: true` });
+        issues.push({
+          path: `${path}/sourceHandle`,
+          code: 'BAD_HANDLE',
+          message: `the error handle of "${source.id}" needs catchError: true`,
+        });
       }
       return;
     }
     const handles = allowedHandles(source, registry);
     if (handles && !handles.includes(handle)) {
-      issues.push({ path: `${path}/sourceHandle`, code: 'BAD_HANDLE', message: `node "${source.id}" has no handle "${handle}" (has: ${[...handles, ERROR_HANDLE].join(', ')})` });
+      issues.push({
+        path: `${path}/sourceHandle`,
+        code: 'BAD_HANDLE',
+        message: `node "${source.id}" has no handle "${handle}" (has: ${[...handles, ERROR_HANDLE].join(', ')})`,
+      });
     }
   });
   return issues;
@@ -92,7 +104,11 @@ function checkReachability(graph: WorkflowGraph): ValidationIssue[] {
   const reachable = graph.reachableFrom(starts[0].id);
   for (const id of graph.nodeIds()) {
     if (!reachable.has(id)) {
-      issues.push({ path: `/nodes/${graph.indexOf(id)}`, code: 'UNREACHABLE_NODE', message: `node "${id}" cannot be reached from the start node` });
+      issues.push({
+        path: `/nodes/${graph.indexOf(id)}`,
+        code: 'UNREACHABLE_NODE',
+        message: `node "${id}" cannot be reached from the start node`,
+      });
     }
   }
   return issues;

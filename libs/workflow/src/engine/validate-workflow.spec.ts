@@ -1,6 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { createDefaultNodeRegistry } from '../nodes/built-in-nodes.js';
-import { chain, createFakeToolbox, edge, endNodeDef, field, literal, ref, startNodeDef, template, toolNode } from './testing/fake-services.js';
+import {
+  chain,
+  createFakeToolbox,
+  edge,
+  endNodeDef,
+  field,
+  literal,
+  ref,
+  startNodeDef,
+  template,
+  toolNode,
+} from './testing/fake-services.js';
 import type { NodeDefinition, WorkflowDefinition } from './types.js';
 import { validateWorkflow } from './validate-workflow.js';
 
@@ -95,11 +106,23 @@ describe('validateWorkflow', () => {
   it('reports a missing start, bad value sources and option errors', async () => {
     const workflow: WorkflowDefinition = {
       name: 'no start',
-      nodes: [{ ...templateNode('t', 'x'), inputs: { text: { value: 1, ref: 'a.b' } as never }, retry: { maxAttempts: 0, backoffMs: 1 }, timeoutMs: -1 }],
+      nodes: [
+        {
+          ...templateNode('t', 'x'),
+          inputs: { text: { value: 1, ref: 'a.b' } as never },
+          retry: { maxAttempts: 0, backoffMs: 1 },
+          timeoutMs: -1,
+        },
+      ],
       edges: [],
     };
     expect(pairs(await validateWorkflow(workflow, options))).toEqual(
-      ['MISSING_START /nodes', 'INVALID_VALUE_SOURCE /nodes/0/inputs/text', 'INVALID_RETRY /nodes/0/retry', 'INVALID_TIMEOUT /nodes/0/timeoutMs'].sort(),
+      [
+        'MISSING_START /nodes',
+        'INVALID_VALUE_SOURCE /nodes/0/inputs/text',
+        'INVALID_RETRY /nodes/0/retry',
+        'INVALID_TIMEOUT /nodes/0/timeoutMs',
+      ].sort(),
     );
   });
 
@@ -107,13 +130,30 @@ describe('validateWorkflow', () => {
     const condition: NodeDefinition = {
       id: 'check',
       type: 'condition',
-      config: { branches: [{ id: 'big', when: { all: [{ left: ref('later.text'), op: 'gt', right: literal(3) }, { left: ref('start.n'), op: 'near' }] } }] },
+      config: {
+        branches: [
+          {
+            id: 'big',
+            when: {
+              all: [
+                { left: ref('later.text'), op: 'gt', right: literal(3) },
+                { left: ref('start.n'), op: 'near' },
+              ],
+            },
+          },
+        ],
+      },
       inputs: {},
     };
     const workflow: WorkflowDefinition = {
       name: 'branching',
       nodes: [startNodeDef(), condition, templateNode('later', 'x'), templateNode('other', 'y')],
-      edges: [edge('start', 'check'), edge('check', 'later', 'branch:big'), edge('check', 'other', 'branch:small'), edge('check', 'other', 'else')],
+      edges: [
+        edge('start', 'check'),
+        edge('check', 'later', 'branch:big'),
+        edge('check', 'other', 'branch:small'),
+        edge('check', 'other', 'else'),
+      ],
     };
     expect(pairs(await validateWorkflow(workflow, options))).toEqual(
       [
@@ -134,7 +174,13 @@ describe('validateWorkflow', () => {
         toolNode('plain', 'count', { n: literal(2) }),
         templateNode('wrong', '{{plain.error.code}} {{risky.error.stack}}'),
       ],
-      edges: [edge('start', 'risky'), edge('risky', 'report', 'error'), edge('start', 'plain'), edge('plain', 'wrong'), edge('risky', 'wrong')],
+      edges: [
+        edge('start', 'risky'),
+        edge('risky', 'report', 'error'),
+        edge('start', 'plain'),
+        edge('plain', 'wrong'),
+        edge('risky', 'wrong'),
+      ],
     };
     const issues = await validateWorkflow(workflow, options);
     expect(pairs(issues)).toEqual(['REF_UNKNOWN_OUTPUT /nodes/4/inputs/text', 'REF_UNKNOWN_OUTPUT /nodes/4/inputs/text']);

@@ -27,13 +27,21 @@ async function checkNodeItself(executor: NodeExecutor, context: NodeValidationCo
   }
 }
 
-async function checkInputs(context: NodeValidationContext, declared: TypedField[] | undefined, checker: ReferenceChecker): Promise<ValidationIssue[]> {
+async function checkInputs(
+  context: NodeValidationContext,
+  declared: TypedField[] | undefined,
+  checker: ReferenceChecker,
+): Promise<ValidationIssue[]> {
   const { node, nodePath } = context;
   const inputs = typeof node.inputs === 'object' && node.inputs !== null ? node.inputs : {};
   const issues: ValidationIssue[] = [];
   for (const field of declared ?? []) {
     if (field.required && !Object.hasOwn(inputs, field.key)) {
-      issues.push({ path: `${nodePath}/inputs/${field.key}`, code: 'MISSING_REQUIRED_INPUT', message: `required input "${field.key}" is not set` });
+      issues.push({
+        path: `${nodePath}/inputs/${field.key}`,
+        code: 'MISSING_REQUIRED_INPUT',
+        message: `required input "${field.key}" is not set`,
+      });
     }
   }
   for (const [key, source] of Object.entries(inputs)) {

@@ -23,7 +23,8 @@ export const LLM_CLIENT = Symbol('LLM_CLIENT');
     {
       provide: LLM_CLIENT,
       inject: [ProviderRepository, OutboundHttp],
-      useFactory: (providers: ProviderRepository, outbound: OutboundHttp): LlmClient => createOpenAiLlmClient({ providers, fetch: outbound.fetch }),
+      useFactory: (providers: ProviderRepository, outbound: OutboundHttp): LlmClient =>
+        createOpenAiLlmClient({ providers, fetch: outbound.fetch }),
     },
     { provide: ENGINE_EXTRAS, inject: [LLM_CLIENT], useFactory: (llm: LlmClient) => ({ [LLM_CLIENT_EXTRA]: llm }) },
   ],

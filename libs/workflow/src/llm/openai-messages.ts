@@ -11,7 +11,11 @@ function toMessageParam(message: LlmMessage): MessageParam {
         ? {
             role: 'assistant',
             content: message.content,
-            tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+            tool_calls: message.toolCalls.map((call) => ({
+              id: call.id,
+              type: 'function',
+              function: { name: call.name, arguments: call.arguments },
+            })),
           }
         : { role: 'assistant', content: message.content ?? '' };
     case 'tool':

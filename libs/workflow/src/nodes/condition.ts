@@ -52,13 +52,17 @@ function readConfig(node: NodeDefinition, nodePath: string): ParsedConfig {
   const issues: ValidationIssue[] = [];
   const raw = node.config?.branches;
   if (!Array.isArray(raw) || raw.length === 0) {
-    return { branches: [], issues: [{ path: `${nodePath}/config/branches`, code: 'INVALID_CONFIG', message: 'condition needs at least one branch' }] };
+    return {
+      branches: [],
+      issues: [{ path: `${nodePath}/config/branches`, code: 'INVALID_CONFIG', message: 'condition needs at least one branch' }],
+    };
   }
   const seen = new Set<string>();
   const branches = raw.map((item: unknown, index): Branch => {
     const path = `${nodePath}/config/branches/${index}`;
     const id = isRecord(item) && typeof item.id === 'string' ? item.id : '';
-    if (id === '' || seen.has(id)) issues.push({ path: `${path}/id`, code: 'INVALID_CONFIG', message: 'each branch needs a unique, non-empty id' });
+    if (id === '' || seen.has(id))
+      issues.push({ path: `${path}/id`, code: 'INVALID_CONFIG', message: 'each branch needs a unique, non-empty id' });
     seen.add(id);
     return { id, ...readComparisons(isRecord(item) ? item.when : undefined, path, issues) };
   });
@@ -86,7 +90,11 @@ export const conditionNode: NodeExecutor = {
   execute: async ({ node, resolveValue }) => {
     if (!resolveValue) throw new Error('condition nodes need the engine to resolve their operands');
     const holds = (comparison: Comparison): boolean =>
-      applyOperator(comparison.op, resolveValue(comparison.left), comparison.right === undefined ? undefined : resolveValue(comparison.right));
+      applyOperator(
+        comparison.op,
+        resolveValue(comparison.left),
+        comparison.right === undefined ? undefined : resolveValue(comparison.right),
+      );
     const chosen = readConfig(node, '').branches.find((branch) =>
       branch.mode === 'all' ? branch.comparisons.every(holds) : branch.comparisons.some(holds),
     );

@@ -3,7 +3,15 @@ import type { JsonSchema, NodeDefinition, NodeExecutor, TypedField, ValidationIs
 import { valueTypeOfSchema } from '../engine/value-types.js';
 import { failureWithDetails } from './llm/failure.js';
 import { addUsage, ZERO_USAGE } from './llm/llm-client.js';
-import { callModel, openingMessages, PROMPT_INPUTS, providerReferences, readModelConfig, USAGE_OUTPUT, type ModelCallLog } from './llm/model-config.js';
+import {
+  callModel,
+  openingMessages,
+  PROMPT_INPUTS,
+  providerReferences,
+  readModelConfig,
+  USAGE_OUTPUT,
+  type ModelCallLog,
+} from './llm/model-config.js';
 import { parseStructuredReply } from './llm/structured-reply.js';
 
 function readResponseSchema(node: NodeDefinition): Record<string, unknown> | undefined {
@@ -19,7 +27,8 @@ function validateConfig(node: NodeDefinition, nodePath: string): ValidationIssue
     issues.push({ path, code: 'INVALID_CONFIG', message: 'responseSchema must be a JSON Schema object' });
   }
   const compiled = schema && compileSchema(schema);
-  if (compiled && !compiled.ok) issues.push({ path, code: 'INVALID_CONFIG', message: `responseSchema does not compile: ${compiled.reason}` });
+  if (compiled && !compiled.ok)
+    issues.push({ path, code: 'INVALID_CONFIG', message: `responseSchema does not compile: ${compiled.reason}` });
   return issues;
 }
 

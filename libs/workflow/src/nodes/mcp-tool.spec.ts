@@ -5,7 +5,10 @@ import { createFakeToolbox, fakeServices, toolNode, type FakeTool } from '../eng
 import type { NodeExecutionContext, NodeResult } from '../engine/types.js';
 import { mcpToolNode } from './mcp-tool.js';
 
-async function execute(tool: FakeTool, extra: Partial<NodeExecutionContext> = {}): Promise<{ result: NodeResult; calls: ReturnType<typeof createFakeToolbox>['calls'] }> {
+async function execute(
+  tool: FakeTool,
+  extra: Partial<NodeExecutionContext> = {},
+): Promise<{ result: NodeResult; calls: ReturnType<typeof createFakeToolbox>['calls'] }> {
   const toolbox = createFakeToolbox({ t: tool });
   const context: NodeExecutionContext = {
     runId: 'r',
@@ -22,7 +25,9 @@ async function execute(tool: FakeTool, extra: Partial<NodeExecutionContext> = {}
 
 describe('mcpTool node', () => {
   it('prefers structuredContent as result and passes arguments, timeout and mayRepeat=false', async () => {
-    const { result, calls } = await execute({ handler: () => ({ structuredContent: { n: 1 }, text: '{"n":2}', content: [{ type: 'text', text: '{"n":2}' }] }) });
+    const { result, calls } = await execute({
+      handler: () => ({ structuredContent: { n: 1 }, text: '{"n":2}', content: [{ type: 'text', text: '{"n":2}' }] }),
+    });
     expect(result.outputs).toEqual({ result: { n: 1 }, text: '{"n":2}', content: [{ type: 'text', text: '{"n":2}' }], isError: false });
     expect(calls[0]).toMatchObject({ toolsetId: 'tools', tool: 't', arguments: { q: 'x' }, timeoutMs: 1234, mayRepeat: false });
     expect(result.details).toEqual({ toolsetId: 'tools', tool: 't', transport: 'streamable-http', sessionReused: false, isError: false });

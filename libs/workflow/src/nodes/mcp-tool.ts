@@ -1,5 +1,14 @@
 import { ENGINE_ERROR_CODES, EngineError } from '../engine/errors.js';
-import type { ElicitationPolicy, NodeDefinition, NodeExecutor, NodeValidationContext, ToolCallResult, ToolDescriptor, TypedField, ValidationIssue } from '../engine/types.js';
+import type {
+  ElicitationPolicy,
+  NodeDefinition,
+  NodeExecutor,
+  NodeValidationContext,
+  ToolCallResult,
+  ToolDescriptor,
+  TypedField,
+  ValidationIssue,
+} from '../engine/types.js';
 
 interface ToolRef {
   toolsetId: string;
@@ -17,7 +26,9 @@ function readElicitation(node: NodeDefinition): ElicitationPolicy | 'invalid' | 
   if (value === undefined || value === 'defaults' || value === 'decline') return value;
   const answer = typeof value === 'object' && value !== null ? (value as { answer?: unknown }).answer : undefined;
   const keys = typeof value === 'object' && value !== null ? Object.keys(value) : [];
-  return typeof answer === 'object' && answer !== null && !Array.isArray(answer) && keys.length === 1 ? { answer: answer as Record<string, unknown> } : 'invalid';
+  return typeof answer === 'object' && answer !== null && !Array.isArray(answer) && keys.length === 1
+    ? { answer: answer as Record<string, unknown> }
+    : 'invalid';
 }
 
 function output(key: string, valueType: TypedField['valueType'], description: string): TypedField {
@@ -59,11 +70,19 @@ async function validateToolRefOnly({ node, nodePath, catalog }: NodeValidationCo
   const ref = readToolRef(node);
   if (!ref) return [{ path: `${nodePath}/config`, code: 'INVALID_CONFIG', message: 'mcpTool needs config {toolsetId, tool}' }];
   const tools = await catalog.listTools(ref.toolsetId);
-  if (!tools) return [{ path: `${nodePath}/config/toolsetId`, code: 'UNKNOWN_TOOLSET', message: `toolset "${ref.toolsetId}" does not exist` }];
+  if (!tools)
+    return [{ path: `${nodePath}/config/toolsetId`, code: 'UNKNOWN_TOOLSET', message: `toolset "${ref.toolsetId}" does not exist` }];
   const descriptor = tools.find((candidate) => candidate.name === ref.tool);
-  if (!descriptor) return [{ path: `${nodePath}/config/tool`, code: 'UNKNOWN_TOOL', message: `toolset "${ref.toolsetId}" has no tool "${ref.tool}"` }];
+  if (!descriptor)
+    return [{ path: `${nodePath}/config/tool`, code: 'UNKNOWN_TOOL', message: `toolset "${ref.toolsetId}" has no tool "${ref.tool}"` }];
   if (!descriptor.usable) {
-    return [{ path: `${nodePath}/config/tool`, code: 'TOOL_UNUSABLE', message: `tool "${ref.tool}" is unusable: ${descriptor.unusableReason ?? 'no reason given'}` }];
+    return [
+      {
+        path: `${nodePath}/config/tool`,
+        code: 'TOOL_UNUSABLE',
+        message: `tool "${ref.tool}" is unusable: ${descriptor.unusableReason ?? 'no reason given'}`,
+      },
+    ];
   }
   return [];
 }
@@ -84,7 +103,8 @@ export const mcpToolNode: NodeExecutor = {
   validate: validateToolRef,
   describeInputs: async (context) => (await usableTool(context))?.inputs,
   describeOutputs: async () => OUTPUTS,
-  references: (node) => (typeof node.config?.toolsetId === 'string' ? [{ kind: 'toolset', id: node.config.toolsetId, path: '/config/toolsetId' }] : []),
+  references: (node) =>
+    typeof node.config?.toolsetId === 'string' ? [{ kind: 'toolset', id: node.config.toolsetId, path: '/config/toolsetId' }] : [],
   // Its one toolset surely gets a call when the node runs, so a session opened early is never wasted.
   connectsAhead: (node) => (typeof node.config?.toolsetId === 'string' ? [node.config.toolsetId] : []),
   execute: async ({ node, inputs, signal, services, callTimeoutMs }) => {
@@ -97,7 +117,14 @@ export const mcpToolNode: NodeExecutor = {
     const mayRepeat = (node.retry?.maxAttempts ?? 1) > 1 || descriptor.annotations?.idempotentHint === true;
     const elicitation = readElicitation(node);
     const policy = elicitation === 'invalid' ? undefined : elicitation;
-    const result = await services.tools.callTool({ ...ref, arguments: inputs, signal, timeoutMs: callTimeoutMs, mayRepeat, ...(policy && { elicitation: policy }) });
+    const result = await services.tools.callTool({
+      ...ref,
+      arguments: inputs,
+      signal,
+      timeoutMs: callTimeoutMs,
+      mayRepeat,
+      ...(policy && { elicitation: policy }),
+    });
     const details = {
       ...ref,
       transport: result.transport,

@@ -36,7 +36,11 @@ describe('node references', () => {
     node('start', 'start'),
     node('tool', 'mcpTool', { toolsetId: 'ts-1', tool: 'echo' }),
     node('ask', 'llm', { providerId: 'p-1', model: 'm' }),
-    node('helper', 'agent', { providerId: 'p-2', model: 'm', toolsets: [{ toolsetId: 'ts-2' }, { toolsetId: 'ts-1', tools: ['echo'] }, null] }),
+    node('helper', 'agent', {
+      providerId: 'p-2',
+      model: 'm',
+      toolsets: [{ toolsetId: 'ts-2' }, { toolsetId: 'ts-1', tools: ['echo'] }, null],
+    }),
     // Only the node types that declare references count: a stray id in another type's config is not one.
     node('text', 'template', { toolsetId: 'ts-9', providerId: 'p-9' }),
   ];

@@ -15,7 +15,9 @@ function fakeModel(doc: Doc) {
   const matches = (filter: Record<string, unknown>) =>
     Object.entries(filter).every(([field, expected]) => {
       const actual = (doc as unknown as Record<string, unknown>)[field];
-      return typeof expected === 'object' && expected !== null && '$in' in expected ? (expected.$in as unknown[]).includes(actual) : actual === expected;
+      return typeof expected === 'object' && expected !== null && '$in' in expected
+        ? (expected.$in as unknown[]).includes(actual)
+        : actual === expected;
     });
   const model = {
     findById: (id: string) => {
@@ -45,14 +47,22 @@ describe('matchesGuard', () => {
 describe('GuardedUpdates', () => {
   it('puts the guard into the filter where the store applies it atomically (MongoDB)', async () => {
     const { model, filters } = fakeModel({ _id: 'r1', status: 'queued' });
-    const after = await updates(model, 'in-filter').apply('r1', { status: { $in: ['queued', 'running'] } }, { $set: { status: 'running' } });
+    const after = await updates(model, 'in-filter').apply(
+      'r1',
+      { status: { $in: ['queued', 'running'] } },
+      { $set: { status: 'running' } },
+    );
     expect(after).toMatchObject({ status: 'running' });
     expect(filters).toEqual([{ _id: 'r1', status: { $in: ['queued', 'running'] } }]);
   });
 
   it('on FerretDB v1 reads and writes by `_id` alone and checks the guard in between', async () => {
     const { model, filters } = fakeModel({ _id: 'r1', status: 'running', lease: 'a' });
-    const after = await updates(model, 'read-check-write').apply('r1', { lease: 'a', status: 'running' }, { $set: { status: 'succeeded' } });
+    const after = await updates(model, 'read-check-write').apply(
+      'r1',
+      { lease: 'a', status: 'running' },
+      { $set: { status: 'succeeded' } },
+    );
     expect(after).toMatchObject({ status: 'succeeded' });
     expect(filters).toEqual([{ _id: 'r1' }, { _id: 'r1' }]);
   });

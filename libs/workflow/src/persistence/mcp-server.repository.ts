@@ -26,7 +26,11 @@ function recordOf(doc: McpServerDoc): McpServerRecord {
     id: String(doc._id),
     name: doc.name,
     description: doc.description ?? null,
-    tools: (doc.tools ?? []).map(({ workflowId, name, description }) => ({ workflowId, name, ...(description !== undefined && { description }) })),
+    tools: (doc.tools ?? []).map(({ workflowId, name, description }) => ({
+      workflowId,
+      name,
+      ...(description !== undefined && { description }),
+    })),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };
@@ -78,7 +82,10 @@ export class McpServerRepository {
 
   /** Servers publishing the workflow (ids and names), for the 409 on its delete and change notifications. */
   async findPublishing(workflowId: string): Promise<Array<{ id: string; name: string }>> {
-    const docs = await this.model.find({ workflowIds: workflowId }, { _id: 1, name: 1 }).lean<Array<{ _id: unknown; name: string }>>().exec();
+    const docs = await this.model
+      .find({ workflowIds: workflowId }, { _id: 1, name: 1 })
+      .lean<Array<{ _id: unknown; name: string }>>()
+      .exec();
     return docs.map((doc) => ({ id: String(doc._id), name: doc.name }));
   }
 }

@@ -27,7 +27,19 @@ function fakeCollection() {
 
 const runId = new Types.ObjectId().toHexString();
 const record = (seq: number, nodeId: string, status: ExecutionRecord['status'] = 'succeeded'): ExecutionRecord => ({
-  runId, seq, nodeId, type: 'template', status, attempt: 1, startedAt: 1, finishedAt: 2, durationMs: 1, inputs: {}, outputs: { text: nodeId }, activeHandles: ['out'], state: { outputs: { text: nodeId } },
+  runId,
+  seq,
+  nodeId,
+  type: 'template',
+  status,
+  attempt: 1,
+  startedAt: 1,
+  finishedAt: 2,
+  durationMs: 1,
+  inputs: {},
+  outputs: { text: nodeId },
+  activeHandles: ['out'],
+  state: { outputs: { text: nodeId } },
 });
 
 describe('NodeExecutionRepository.saveExecution', () => {
@@ -42,7 +54,12 @@ describe('NodeExecutionRepository.saveExecution', () => {
     await repository.saveExecution(record(1, 'a', 'failed'));
     await repository.saveExecution(record(1, 'a', 'succeeded'));
     expect(collection.docs.size).toBe(1);
-    expect([...collection.docs.values()][0]).toMatchObject({ _id: `${runId}:1`, nodeId: 'a', status: 'succeeded', state: JSON.stringify({ text: 'a' }) });
+    expect([...collection.docs.values()][0]).toMatchObject({
+      _id: `${runId}:1`,
+      nodeId: 'a',
+      status: 'succeeded',
+      state: JSON.stringify({ text: 'a' }),
+    });
   });
 
   it('refuses to overwrite another node’s record at the same seq (two workers on one run)', async () => {

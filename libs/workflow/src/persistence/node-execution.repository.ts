@@ -109,7 +109,9 @@ export class NodeExecutionRepository implements RunStore {
       const { _id, ...replacement } = doc;
       const replaced = await records.replaceOne({ runId: doc.runId, seq: doc.seq, nodeId: doc.nodeId }, replacement);
       if (replaced.matchedCount === 0) {
-        throw new ExecutionConflictError(`run ${record.runId}: seq ${record.seq} already holds another node's execution (another worker holds the run)`);
+        throw new ExecutionConflictError(
+          `run ${record.runId}: seq ${record.seq} already holds another node's execution (another worker holds the run)`,
+        );
       }
     }
   }

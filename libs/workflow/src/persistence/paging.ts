@@ -16,12 +16,7 @@ export interface Page<T> {
  * Fetches one extra item to know whether there is a next page. Repositories call it on their own
  * models; nothing outside persistence sees a model.
  */
-export async function findPage<D, T>(
-  model: Model<D>,
-  filter: QueryFilter<D>,
-  page: PageRequest,
-  toItem: (doc: D) => T,
-): Promise<Page<T>> {
+export async function findPage<D, T>(model: Model<D>, filter: QueryFilter<D>, page: PageRequest, toItem: (doc: D) => T): Promise<Page<T>> {
   const query = page.cursor ? { $and: [filter, { _id: { $lt: page.cursor } }] } : filter;
   const docs = (await model
     .find(query as QueryFilter<D>)

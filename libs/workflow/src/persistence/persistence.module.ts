@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { MongooseModule, type ModelDefinition } from '@nestjs/mongoose';
+import { API_KEY_MODEL, ApiKeySchema } from './api-key.schema.js';
 import { MCP_SERVER_MODEL, McpServerSchema } from './mcp-server.schema.js';
 import { PROVIDER_MODEL, ProviderSchema } from './provider.schema.js';
 import { NODE_EXECUTION_MODEL, NodeExecutionSchema } from './node-execution.schema.js';
@@ -25,6 +26,7 @@ export const MODELS: ModelDefinition[] = [
   { name: TOOL_CALL_MODEL, schema: ToolCallSchema },
   { name: TOOLSET_CHANGE_MODEL, schema: ToolsetChangeSchema },
   { name: MCP_SERVER_MODEL, schema: McpServerSchema },
+  { name: API_KEY_MODEL, schema: ApiKeySchema },
 ];
 
 @Global()

@@ -27,7 +27,14 @@ export interface NewProvider {
 export type ProviderChanges = Partial<NewProvider>;
 
 export function providerSummaryOf(doc: ProviderDocument): ProviderSummary {
-  return { id: String(doc._id), name: doc.name, baseURL: doc.baseURL, models: [...(doc.models ?? [])], createdAt: doc.createdAt, updatedAt: doc.updatedAt };
+  return {
+    id: String(doc._id),
+    name: doc.name,
+    baseURL: doc.baseURL,
+    models: [...(doc.models ?? [])],
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
 }
 
 /** Reads and writes providers; the only place API keys are sealed and opened. Also the LLM client's ProviderResolver. */
@@ -39,7 +46,12 @@ export class ProviderRepository implements ProviderResolver {
   ) {}
 
   async create(input: NewProvider): Promise<ProviderSummary> {
-    const created = await this.model.create({ name: input.name, baseURL: input.baseURL, apiKey: this.box.seal(input.apiKey), models: input.models ?? [] });
+    const created = await this.model.create({
+      name: input.name,
+      baseURL: input.baseURL,
+      apiKey: this.box.seal(input.apiKey),
+      models: input.models ?? [],
+    });
     return providerSummaryOf(created.toObject());
   }
 
@@ -72,7 +84,9 @@ export class ProviderRepository implements ProviderResolver {
   }
 
   async resolve(providerId: string): Promise<ProviderEndpoint | undefined> {
-    const doc = isValidObjectId(providerId) ? await this.model.findById(providerId, { baseURL: 1, apiKey: 1 }).lean<ProviderDocument>().exec() : null;
+    const doc = isValidObjectId(providerId)
+      ? await this.model.findById(providerId, { baseURL: 1, apiKey: 1 }).lean<ProviderDocument>().exec()
+      : null;
     return doc ? { baseURL: doc.baseURL, apiKey: this.box.open(doc.apiKey) } : undefined;
   }
 }

@@ -114,8 +114,14 @@ export class RunHistoryRepository {
       this.executionRecords.find(byRun, { projection: { _id: 1 } }).toArray(),
       this.sessionRecords.find(byRun, { projection: { _id: 1 } }).toArray(),
     ]);
-    await deleteByIds(this.executionRecords, executions.map((doc) => doc._id));
-    await deleteByIds(this.sessionRecords, sessions.map((doc) => doc._id));
+    await deleteByIds(
+      this.executionRecords,
+      executions.map((doc) => doc._id),
+    );
+    await deleteByIds(
+      this.sessionRecords,
+      sessions.map((doc) => doc._id),
+    );
     const removed = await this.runs.deleteMany({ _id: { $in: runIds }, status: { $in: FINISHED_RUN_STATUSES } });
     return removed.deletedCount;
   }

@@ -20,6 +20,8 @@ export interface RunView {
   /** Set while a cancel is on its way to the worker, and on canceled runs. */
   cancelRequestedAt: string | null;
   retryOf: string | null;
+  /** Id of the API key that started the run. */
+  triggeredBy: string | null;
   /** `api` (REST) or `mcp` (a published MCP server's tool call, `mcpServerId` names the server). */
   source: RunSource;
   mcpServerId: string | null;
@@ -66,9 +68,12 @@ export function toRunView(doc: RunDoc): RunView {
     startedAt: iso(doc.startedAt),
     finishedAt: iso(doc.finishedAt),
     durationMs: doc.durationMs ?? null,
-    stats: doc.stats ? { nodesExecuted: doc.stats.nodesExecuted, nodesSkipped: doc.stats.nodesSkipped, nodesFailed: doc.stats.nodesFailed } : null,
+    stats: doc.stats
+      ? { nodesExecuted: doc.stats.nodesExecuted, nodesSkipped: doc.stats.nodesSkipped, nodesFailed: doc.stats.nodesFailed }
+      : null,
     cancelRequestedAt: iso(doc.cancelRequestedAt),
     retryOf: doc.retryOf ? String(doc.retryOf) : null,
+    triggeredBy: doc.triggeredBy ?? null,
     source: doc.source ?? 'api',
     mcpServerId: doc.mcpServerId ?? null,
   };

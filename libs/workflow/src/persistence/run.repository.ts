@@ -6,7 +6,15 @@ import { GuardedUpdates } from './guarded-update.js';
 import { toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 import { findPage, type Page, type PageRequest } from './paging.js';
-import { ACTIVE_RUN_STATUSES, RUN_MODEL, type RunDoc, type RunDocStatus, type RunErrorDoc, type RunSource, type RunStatsDoc } from './run.schema.js';
+import {
+  ACTIVE_RUN_STATUSES,
+  RUN_MODEL,
+  type RunDoc,
+  type RunDocStatus,
+  type RunErrorDoc,
+  type RunSource,
+  type RunStatsDoc,
+} from './run.schema.js';
 
 export interface NewRun {
   /** The run's id when the caller needs it before the insert (to listen for its events); else a new one. */
@@ -19,6 +27,7 @@ export interface NewRun {
   idempotencyKey?: string;
   requestHash?: string;
   retryOf?: string;
+  triggeredBy?: string;
   /** Who started it; absent = the REST API. */
   trigger?: { source: RunSource; mcpServerId?: string };
 }
@@ -61,8 +70,19 @@ export class RunRepository {
   }
 
   /** Runs newest first, optionally of one workflow and/or in one status. */
-  page(filter: { workflowId?: string; status?: RunDocStatus }, page: PageRequest): Promise<Page<RunDoc>> {
-    const query = { ...(filter.workflowId && { workflowId: filter.workflowId }), ...(filter.status && { status: filter.status }) };
+  /** `workflowIds` narrows to those workflows (a workflow-limited API key); with `workflowId` too, both must hold. */
+  page(
+    filter: { workflowId?: string; workflowIds?: readonly string[]; status?: RunDocStatus; triggeredBy?: string },
+    page: PageRequest,
+  ): Promise<Page<RunDoc>> {
+    const workflowIds =
+      filter.workflowIds && (filter.workflowId ? filter.workflowIds.filter((id) => id === filter.workflowId) : filter.workflowIds);
+    const query = {
+      ...(filter.workflowId && { workflowId: filter.workflowId }),
+      ...(workflowIds && { workflowId: { $in: [...workflowIds] } }),
+      ...(filter.status && { status: filter.status }),
+      ...(filter.triggeredBy && { triggeredBy: filter.triggeredBy }),
+    };
     return findPage(this.runs, query, page, (doc) => doc);
   }
 
@@ -83,6 +103,7 @@ export class RunRepository {
       claims: 0,
       ...(idempotencyScope && { idempotencyScope, requestHash: input.requestHash }),
       ...(input.retryOf && { retryOf: new Types.ObjectId(input.retryOf) }),
+      ...(input.triggeredBy && { triggeredBy: input.triggeredBy }),
       ...(input.trigger && { source: input.trigger.source }),
       ...(input.trigger?.mcpServerId && { mcpServerId: input.trigger.mcpServerId }),
     };
@@ -137,7 +158,11 @@ export class RunRepository {
     if (!isValidObjectId(id)) return undefined;
     const now = new Date();
     const error = { code: ENGINE_ERROR_CODES.runCanceled, message: 'the run was canceled before it started' };
-    return this.guarded.apply(new Types.ObjectId(id), { status: 'queued' }, { $set: { status: 'canceled', finishedAt: now, durationMs: 0, error, cancelRequestedAt: now } });
+    return this.guarded.apply(
+      new Types.ObjectId(id),
+      { status: 'queued' },
+      { $set: { status: 'canceled', finishedAt: now, durationMs: 0, error, cancelRequestedAt: now } },
+    );
   }
 
   /** Cancel of a running run: recorded here, carried to its worker over Redis. */
@@ -152,7 +177,12 @@ export class RunRepository {
     const current = await this.runs.findById(id).lean();
     if (!current || !ACTIVE_RUN_STATUSES.includes(current.status)) return undefined;
     const fields = terminalFields(current, { status: 'failed', error, finishedAt: new Date() });
-    return this.guarded.apply(current._id, { status: current.status, claims: current.claims }, { $set: fields, $unset: { lease: 1 } }, { known: current });
+    return this.guarded.apply(
+      current._id,
+      { status: current.status, claims: current.claims },
+      { $set: fields, $unset: { lease: 1 } },
+      { known: current },
+    );
   }
 
   /** Active runs the sweep has not confirmed since `before`, oldest first. */

@@ -52,6 +52,8 @@ export interface RunDoc {
   /** Hash of what was asked (version, inputs) so a reused key with another body is refused. */
   requestHash?: string;
   retryOf?: Types.ObjectId;
+  /** Id of the API key that asked for the run (start or retry). */
+  triggeredBy?: string;
   /** Absent = `api`. */
   source?: RunSource;
   /** The published MCP server whose tool call started the run (`source: mcp`). */
@@ -84,6 +86,7 @@ export const RunSchema = new Schema<RunDoc>(
     idempotencyScope: { type: String },
     requestHash: { type: String },
     retryOf: { type: Schema.Types.ObjectId },
+    triggeredBy: { type: String },
     source: { type: String, enum: RUN_SOURCES },
     mcpServerId: { type: String },
     enqueuedAt: { type: Date },
@@ -96,6 +99,7 @@ export const RunSchema = new Schema<RunDoc>(
 );
 RunSchema.index({ workflowId: 1, _id: -1 });
 RunSchema.index({ status: 1, _id: -1 });
+RunSchema.index({ triggeredBy: 1, _id: -1 }, { sparse: true });
 RunSchema.index({ status: 1, checkedAt: 1 });
 // Retention by age: the oldest finished runs first.
 RunSchema.index({ finishedAt: 1 });

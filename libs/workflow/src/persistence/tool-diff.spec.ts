@@ -2,7 +2,13 @@ import { describe, expect, it } from '@jest/globals';
 import type { ToolSnapshot } from '#mcp';
 import { diffTools } from './tool-diff.js';
 
-const tool = (name: string, extra: Partial<ToolSnapshot> = {}): ToolSnapshot => ({ name, inputSchema: { type: 'object', properties: {} }, inputs: [], usable: true, ...extra });
+const tool = (name: string, extra: Partial<ToolSnapshot> = {}): ToolSnapshot => ({
+  name,
+  inputSchema: { type: 'object', properties: {} },
+  inputs: [],
+  usable: true,
+  ...extra,
+});
 
 describe('diffTools', () => {
   it('names added, removed and changed tools, sorted', () => {
@@ -19,7 +25,11 @@ describe('diffTools', () => {
 
   it('reports changed usability, annotations and output schema', () => {
     const before = [tool('u'), tool('a'), tool('o')];
-    const after = [tool('u', { usable: false, unusableReason: 'r' }), tool('a', { annotations: { readOnlyHint: true } }), tool('o', { outputSchema: { type: 'object' } })];
+    const after = [
+      tool('u', { usable: false, unusableReason: 'r' }),
+      tool('a', { annotations: { readOnlyHint: true } }),
+      tool('o', { outputSchema: { type: 'object' } }),
+    ];
     expect(diffTools(before, after).changed).toEqual(['a', 'o', 'u']);
   });
 });

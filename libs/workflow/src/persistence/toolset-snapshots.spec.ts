@@ -6,7 +6,13 @@ import { ToolsetSnapshots } from './toolset-snapshots.js';
 /** A toolset store double counting its two reads: the connection alone, and the whole toolset. */
 function fakeToolsets() {
   const state = { revision: 1, url: 'http://127.0.0.1:1/mcp', exists: true, connectionReads: 0, wholeReads: 0 };
-  const connection = (): ToolsetConnection => ({ url: state.url, headers: {}, transport: 'auto', resolvedTransport: 'streamable-http', revision: state.revision });
+  const connection = (): ToolsetConnection => ({
+    url: state.url,
+    headers: {},
+    transport: 'auto',
+    resolvedTransport: 'streamable-http',
+    revision: state.revision,
+  });
   const tool = { name: `tool-r${state.revision}` } as ToolSnapshot;
   const repository = {
     connectionOf: async () => (state.connectionReads++, state.exists ? connection() : undefined),

@@ -11,6 +11,18 @@ import { ToolsetChangeRepository } from './toolset-change.repository.js';
 import { ToolsetRefresher } from './toolset-refresher.js';
 import { ToolsetRefreshRequests } from '../queue/toolset-refresh-queue.js';
 
+const TOOLSET_STORE = [
+  ToolsetRepository,
+  ToolsetCatalog,
+  ToolsetTargets,
+  ToolsetSnapshots,
+  ToolsetHealthChecker,
+  ToolCallRepository,
+  ToolsetChangeRepository,
+  ToolsetRefresher,
+  ToolsetRefreshRequests,
+];
+
 /**
  * Stored toolsets for the API and the worker: the repository (headers sealed/opened here only),
  * the engine's ToolCatalog, MCP targets with opened headers and the SSRF-safe fetch, and the
@@ -19,17 +31,7 @@ import { ToolsetRefreshRequests } from '../queue/toolset-refresh-queue.js';
  */
 @Module({
   imports: [SecretsModule, OutboundModule],
-  providers: [ToolsetRepository, ToolsetCatalog, ToolsetTargets, ToolsetSnapshots, ToolsetHealthChecker, ToolCallRepository, ToolsetChangeRepository, ToolsetRefresher, ToolsetRefreshRequests],
-  exports: [
-    ToolsetRepository,
-    ToolsetCatalog,
-    ToolsetTargets,
-    ToolsetSnapshots,
-    ToolsetHealthChecker,
-    ToolCallRepository,
-    ToolsetChangeRepository,
-    ToolsetRefresher,
-    ToolsetRefreshRequests,
-  ],
+  providers: TOOLSET_STORE,
+  exports: TOOLSET_STORE,
 })
 export class ToolsetStoreModule {}

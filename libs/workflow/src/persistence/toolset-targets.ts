@@ -45,7 +45,12 @@ export interface TargetOptions {
  * else the default). Header templates are filled from a run's secret inputs; without a run
  * (listing, ad-hoc call) the templated headers are left out.
  */
-export function connectionTarget(spec: HttpConnectionSpec, fetch: McpHttpTarget['fetch'], defaultTimeoutMs: number, secrets?: Record<string, unknown>): McpHttpTarget {
+export function connectionTarget(
+  spec: HttpConnectionSpec,
+  fetch: McpHttpTarget['fetch'],
+  defaultTimeoutMs: number,
+  secrets?: Record<string, unknown>,
+): McpHttpTarget {
   const headers = secrets ? renderHeaders(spec.headers, secrets) : staticHeaders(spec.headers);
   const target: McpHttpTarget = { url: spec.url, headers, transport: spec.transport, timeoutMs: spec.timeoutMs ?? defaultTimeoutMs, fetch };
   if (spec.protocolVersion !== undefined) target.protocolVersion = spec.protocolVersion;
@@ -60,7 +65,13 @@ export function connectionSpecOf(connection: ToolsetConnection, options: TargetO
   }
   const transport = options.transport === 'requested' ? connection.transport : connection.resolvedTransport;
   const { url, headers, timeoutMs, protocolVersion } = connection;
-  return { url, headers, transport, ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(protocolVersion === undefined ? {} : { protocolVersion }) };
+  return {
+    url,
+    headers,
+    transport,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(protocolVersion === undefined ? {} : { protocolVersion }),
+  };
 }
 
 /** Builds MCP targets for stored toolsets (the worker's pool, the API's ad-hoc calls and listings). */
@@ -94,6 +105,13 @@ export class ToolsetTargets {
     if (refusal) throw refusal;
     const cwd = join(this.config.stdio.workDir, spec.toolsetId ?? 'unsaved');
     mkdirSync(cwd, { recursive: true, mode: 0o700 });
-    return { kind: 'stdio', command: spec.command, args: spec.args, env: spec.env, cwd, timeoutMs: spec.timeoutMs ?? this.config.limits.callTimeoutMs };
+    return {
+      kind: 'stdio',
+      command: spec.command,
+      args: spec.args,
+      env: spec.env,
+      cwd,
+      timeoutMs: spec.timeoutMs ?? this.config.limits.callTimeoutMs,
+    };
   }
 }

@@ -45,6 +45,8 @@ export interface ToolsetSummary {
   toolsRefreshedAt: Date;
   health?: StoredHealth;
   revision: number;
+  createdBy: string | null;
+  updatedBy: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -85,7 +87,11 @@ export interface StdioToolsetConnection extends ConnectionCommon {
 export type ToolsetConnection = HttpToolsetConnection | StdioToolsetConnection;
 
 /** The values a connection holds that are secrets (header or env values): scrubbed from error messages. */
-export function connectionSecrets(connection: { kind?: ToolsetKind; headers?: Record<string, string>; env?: Record<string, string> }): string[] {
+export function connectionSecrets(connection: {
+  kind?: ToolsetKind;
+  headers?: Record<string, string>;
+  env?: Record<string, string>;
+}): string[] {
   return Object.values((connection.kind === 'stdio' ? connection.env : connection.headers) ?? {});
 }
 
@@ -93,7 +99,12 @@ export type NewToolset = {
   name: string;
   timeoutMs?: number;
   listing: ToolsetListingInput;
-} & ({ kind?: 'http'; url: string; headers: Record<string, string>; transport: TransportMode } | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; process: StdioProcessMode });
+  /** Id of the API key creating it. */
+  createdBy?: string;
+} & (
+  | { kind?: 'http'; url: string; headers: Record<string, string>; transport: TransportMode }
+  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; process: StdioProcessMode }
+);
 
 export interface ToolsetChanges {
   name?: string;
@@ -106,6 +117,8 @@ export interface ToolsetChanges {
   /** null removes the toolset's own timeout (the configured default applies). */
   timeoutMs?: number | null;
   listing?: ToolsetListingInput;
+  /** Id of the API key making the change. */
+  updatedBy?: string;
 }
 
 export type ToolsetUpdateOutcome = { ok: true; toolset: ToolsetRecord } | { ok: false; reason: 'missing' | 'conflict' };
@@ -122,12 +135,20 @@ export function toolsetSummaryOf(doc: ToolsetDocument): ToolsetSummary {
     toolCount: doc.toolCount,
     toolsRefreshedAt: doc.toolsRefreshedAt,
     revision: doc.revision,
+    createdBy: doc.createdBy ?? null,
+    updatedBy: doc.updatedBy ?? null,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };
   if (typeof doc.timeoutMs === 'number') summary.timeoutMs = doc.timeoutMs;
   if (doc.health) summary.health = doc.health;
-  if (doc.kind === 'stdio') Object.assign(summary, { command: doc.command, args: doc.args ?? [], envNames: (doc.env ?? []).map((entry) => entry.name), process: doc.process ?? 'per-run' });
+  if (doc.kind === 'stdio')
+    Object.assign(summary, {
+      command: doc.command,
+      args: doc.args ?? [],
+      envNames: (doc.env ?? []).map((entry) => entry.name),
+      process: doc.process ?? 'per-run',
+    });
   else summary.url = doc.url;
   return summary;
 }
@@ -147,7 +168,15 @@ export class ToolsetRepository {
   async create(input: NewToolset): Promise<ToolsetRecord> {
     const where =
       input.kind === 'stdio'
-        ? { kind: 'stdio' as const, command: input.command, args: input.args, env: this.seal(input.env), process: input.process, headers: [], transport: 'stdio' as const }
+        ? {
+            kind: 'stdio' as const,
+            command: input.command,
+            args: input.args,
+            env: this.seal(input.env),
+            process: input.process,
+            headers: [],
+            transport: 'stdio' as const,
+          }
         : { kind: 'http' as const, url: input.url, headers: this.seal(input.headers), transport: input.transport };
     const created = await this.model.create({
       name: input.name,
@@ -155,6 +184,8 @@ export class ToolsetRepository {
       timeoutMs: input.timeoutMs,
       ...this.listingFields(input.listing),
       revision: 1,
+      createdBy: input.createdBy ?? null,
+      updatedBy: input.createdBy ?? null,
     });
     return this.recordOf(created.toObject());
   }
@@ -177,7 +208,19 @@ export class ToolsetRepository {
   async connectionOf(id: string): Promise<ToolsetConnection | undefined> {
     const doc = isValidObjectId(id)
       ? await this.model
-          .findById(id, { kind: 1, url: 1, headers: 1, command: 1, args: 1, env: 1, process: 1, transport: 1, resolvedTransport: 1, timeoutMs: 1, revision: 1 })
+          .findById(id, {
+            kind: 1,
+            url: 1,
+            headers: 1,
+            command: 1,
+            args: 1,
+            env: 1,
+            process: 1,
+            transport: 1,
+            resolvedTransport: 1,
+            timeoutMs: 1,
+            revision: 1,
+          })
           .lean<ToolsetDocument>()
           .exec()
       : null;
@@ -203,6 +246,7 @@ export class ToolsetRepository {
     if (changes.timeoutMs === null) unset.timeoutMs = 1;
     else if (changes.timeoutMs !== undefined) set.timeoutMs = changes.timeoutMs;
     if (changes.listing) Object.assign(set, this.listingFields(changes.listing));
+    if (changes.updatedBy !== undefined) set.updatedBy = changes.updatedBy;
     const update = { $set: set, $inc: { revision: 1 }, ...(Object.keys(unset).length ? { $unset: unset } : {}) };
     const doc = isValidObjectId(id)
       ? await this.model.findOneAndUpdate({ _id: id, revision }, update, { returnDocument: 'after' }).lean<ToolsetDocument>().exec()
@@ -254,7 +298,17 @@ export class ToolsetRepository {
     const common = { revision: doc.revision };
     const connection: ToolsetConnection =
       doc.kind === 'stdio'
-        ? { ...common, kind: 'stdio', id: String(doc._id), command: doc.command ?? '', args: doc.args ?? [], env: this.open(doc.env ?? []), process: doc.process ?? 'per-run', transport: 'stdio', resolvedTransport: 'stdio' }
+        ? {
+            ...common,
+            kind: 'stdio',
+            id: String(doc._id),
+            command: doc.command ?? '',
+            args: doc.args ?? [],
+            env: this.open(doc.env ?? []),
+            process: doc.process ?? 'per-run',
+            transport: 'stdio',
+            resolvedTransport: 'stdio',
+          }
         : {
             ...common,
             kind: 'http',

@@ -73,6 +73,9 @@ export interface ToolsetDocument {
   toolsRefreshedAt: Date;
   health?: StoredHealth;
   revision: number;
+  /** Ids of the API keys that created the toolset and last changed it (absent before keys existed). */
+  createdBy?: string | null;
+  updatedBy?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -95,7 +98,17 @@ export const ToolsetSchema = new Schema<ToolsetDocument>(
       type: { name: { type: String }, version: { type: String }, protocolVersion: { type: String } },
       required: true,
     },
-    tools: { type: [{ _id: false, name: { type: String, required: true }, usable: { type: Boolean, required: true }, snapshot: { type: String, required: true } }], default: [] },
+    tools: {
+      type: [
+        {
+          _id: false,
+          name: { type: String, required: true },
+          usable: { type: Boolean, required: true },
+          snapshot: { type: String, required: true },
+        },
+      ],
+      default: [],
+    },
     toolCount: { type: Number, required: true },
     toolsRefreshedAt: { type: Date, required: true },
     health: {
@@ -110,6 +123,8 @@ export const ToolsetSchema = new Schema<ToolsetDocument>(
       required: false,
     },
     revision: { type: Number, required: true, default: 1 },
+    createdBy: { type: String, default: null },
+    updatedBy: { type: String, default: null },
   },
   { collection: TOOLSETS_COLLECTION, timestamps: true, versionKey: false, minimize: false },
 );

@@ -11,6 +11,7 @@ export interface StoredWorkflowVersion {
   workflowId: string;
   version: number;
   definition: WorkflowDefinition;
+  createdBy: string | null;
   createdAt: Date;
 }
 
@@ -29,6 +30,7 @@ function toVersion(doc: WorkflowVersionDoc): StoredWorkflowVersion {
     workflowId: String(doc.workflowId),
     version: doc.version,
     definition: fromJsonText<WorkflowDefinition>(doc.definition, { name: '', nodes: [], edges: [] }),
+    createdBy: doc.createdBy ?? null,
     createdAt: doc.createdAt,
   };
 }
@@ -62,7 +64,9 @@ export class WorkflowRepository {
    * the ids denormalised on each version. Workflows saved before `providerIds` existed lack that
    * field, so they match nothing for providers: missing is treated as empty.
    */
-  async findLiveReferencing(reference: { toolsetId: string } | { providerId: string }): Promise<{ workflowId: string; name: string } | undefined> {
+  async findLiveReferencing(
+    reference: { toolsetId: string } | { providerId: string },
+  ): Promise<{ workflowId: string; name: string } | undefined> {
     const filter = 'toolsetId' in reference ? { toolsetIds: reference.toolsetId } : { providerIds: reference.providerId };
     const workflow = await this.workflows
       .findOne({ ...filter, deletedAt: null }, { _id: 1, name: 1 })
@@ -72,8 +76,9 @@ export class WorkflowRepository {
   }
 
   /** Live (not deleted) workflows, newest first. */
-  pageLive(page: PageRequest): Promise<Page<WorkflowDoc>> {
-    return findPage(this.workflows, { deletedAt: null }, page, (doc) => doc);
+  pageLive(page: PageRequest, only: readonly string[] | null = null): Promise<Page<WorkflowDoc>> {
+    const filter = only ? { deletedAt: null, _id: { $in: [...only] } } : { deletedAt: null };
+    return findPage(this.workflows, filter, page, (doc) => doc);
   }
 
   /** A workflow's versions, newest first. */
@@ -81,26 +86,43 @@ export class WorkflowRepository {
     return findPage(this.versions, { workflowId }, page, (doc) => doc);
   }
 
-  async create(definition: WorkflowDefinition, references: WorkflowReferences): Promise<StoredWorkflow> {
+  /** `actor`: id of the API key saving it (`createdBy` / `updatedBy`). */
+  async create(definition: WorkflowDefinition, references: WorkflowReferences, actor: string | null = null): Promise<StoredWorkflow> {
     const workflowId = new Types.ObjectId();
-    const version = await this.versions.create({ workflowId, version: 1, definition: toJsonText(definition) });
-    const workflow = await this.workflows.create({ _id: workflowId, latestVersion: 1, ...summaryOf(definition, references) });
+    const version = await this.versions.create({ workflowId, version: 1, definition: toJsonText(definition), createdBy: actor });
+    const workflow = await this.workflows.create({
+      _id: workflowId,
+      latestVersion: 1,
+      ...summaryOf(definition, references),
+      createdBy: actor,
+      updatedBy: actor,
+    });
     return { workflow: workflow.toObject(), version: toVersion(version.toObject()) };
   }
 
   /** The next version of a live workflow; undefined when it does not exist or is deleted. */
-  async addVersion(id: string, definition: WorkflowDefinition, references: WorkflowReferences): Promise<StoredWorkflow | undefined> {
+  async addVersion(
+    id: string,
+    definition: WorkflowDefinition,
+    references: WorkflowReferences,
+    actor: string | null = null,
+  ): Promise<StoredWorkflow | undefined> {
     for (let attempt = 1; ; attempt += 1) {
       const workflow = await this.findLive(id);
       if (!workflow) return undefined;
       const latest = await this.latestVersionNumber(workflow._id);
       try {
-        const created = await this.versions.create({ workflowId: workflow._id, version: latest + 1, definition: toJsonText(definition) });
+        const created = await this.versions.create({
+          workflowId: workflow._id,
+          version: latest + 1,
+          definition: toJsonText(definition),
+          createdBy: actor,
+        });
         const version = toVersion(created.toObject());
         const updated = await this.workflows
           .findOneAndUpdate(
             { _id: workflow._id, latestVersion: { $lt: version.version } },
-            { $set: { latestVersion: version.version, ...summaryOf(definition, references) } },
+            { $set: { latestVersion: version.version, ...summaryOf(definition, references), updatedBy: actor } },
             { returnDocument: 'after' },
           )
           .lean();

@@ -23,6 +23,9 @@ export interface WorkflowDoc {
   providerIds?: string[];
   /** Soft delete: the workflow disappears from the API, its runs and versions stay readable. */
   deletedAt?: Date | null;
+  /** Ids of the API keys that created the workflow and saved its latest version (absent before keys existed). */
+  createdBy?: string | null;
+  updatedBy?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -33,6 +36,8 @@ export interface WorkflowVersionDoc {
   version: number;
   /** The whole definition `{name, description?, inputSchema?, nodes, edges}` as JSON text. */
   definition: string;
+  /** Id of the API key that saved this version. */
+  createdBy?: string | null;
   createdAt: Date;
 }
 
@@ -44,6 +49,8 @@ export const WorkflowSchema = new Schema<WorkflowDoc>(
     toolsetIds: { type: [String], default: [] },
     providerIds: { type: [String], default: [] },
     deletedAt: { type: Date, default: null },
+    createdBy: { type: String, default: null },
+    updatedBy: { type: String, default: null },
   },
   { collection: 'workflows', timestamps: true, versionKey: false },
 );
@@ -56,6 +63,7 @@ export const WorkflowVersionSchema = new Schema<WorkflowVersionDoc>(
     workflowId: { type: Schema.Types.ObjectId, required: true },
     version: { type: Number, required: true },
     definition: { type: String, required: true },
+    createdBy: { type: String, default: null },
   },
   { collection: 'workflow_versions', timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );

@@ -31,7 +31,11 @@ export class ToolsetRefreshRequests implements OnApplicationShutdown {
   request(toolsetId: string): void {
     this.queue ??= this.open();
     this.queue
-      .add('refresh', { toolsetId }, { delay: REFRESH_COALESCE_MS, deduplication: { id: toolsetId }, removeOnComplete: true, removeOnFail: 100 })
+      .add(
+        'refresh',
+        { toolsetId },
+        { delay: REFRESH_COALESCE_MS, deduplication: { id: toolsetId }, removeOnComplete: true, removeOnFail: 100 },
+      )
       .catch((error: unknown) => this.logger.warn({ err: error, toolsetId }, 'could not ask for a toolset refresh'));
   }
 
@@ -40,7 +44,10 @@ export class ToolsetRefreshRequests implements OnApplicationShutdown {
   }
 
   private open(): Queue<ToolsetRefreshJob> {
-    const queue = new Queue<ToolsetRefreshJob>(TOOLSET_REFRESH_QUEUE_NAME, { connection: redisConnectionOptions(this.config), prefix: this.config.queuePrefix });
+    const queue = new Queue<ToolsetRefreshJob>(TOOLSET_REFRESH_QUEUE_NAME, {
+      connection: redisConnectionOptions(this.config),
+      prefix: this.config.queuePrefix,
+    });
     queue.on('error', (error) => this.logger.warn({ err: error }, 'toolset refresh queue error'));
     return queue;
   }

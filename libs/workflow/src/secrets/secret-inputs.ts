@@ -37,7 +37,9 @@ export function renderHeaders(headers: Record<string, string>, secrets: Record<s
 export class SecretInputMissingError extends Error {
   readonly code = 'SECRET_INPUT_MISSING';
   constructor(readonly inputs: string[]) {
-    super(`a header template needs the secret run input(s) ${inputs.map((name) => `"${name}"`).join(', ')}, which this run does not have (mark them writeOnly in the workflow's inputSchema)`);
+    super(
+      `a header template needs the secret run input(s) ${inputs.map((name) => `"${name}"`).join(', ')}, which this run does not have (mark them writeOnly in the workflow's inputSchema)`,
+    );
   }
 }
 
@@ -54,7 +56,10 @@ export function secretInputKeys(inputSchema: JsonSchema | undefined): string[] {
 }
 
 /** Run inputs split in two: what may be stored and shown (secrets masked), and the secrets alone. */
-export function splitSecretInputs(inputSchema: JsonSchema | undefined, inputs: Record<string, unknown>): { shown: Record<string, unknown>; secrets: Record<string, unknown> } {
+export function splitSecretInputs(
+  inputSchema: JsonSchema | undefined,
+  inputs: Record<string, unknown>,
+): { shown: Record<string, unknown>; secrets: Record<string, unknown> } {
   const keys = new Set(secretInputKeys(inputSchema).filter((key) => Object.hasOwn(inputs, key)));
   const shown = Object.fromEntries(Object.entries(inputs).map(([key, value]) => [key, keys.has(key) ? SECRET_MASK : value]));
   const secrets = Object.fromEntries([...keys].map((key) => [key, inputs[key]]));

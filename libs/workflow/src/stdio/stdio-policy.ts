@@ -22,10 +22,16 @@ export class StdioRefusedError extends Error {
  */
 export function stdioRefusal(policy: AppConfig['stdio'], command: string): StdioRefusedError | undefined {
   if (!policy.enabled) {
-    return new StdioRefusedError('STDIO_DISABLED', 'Local (stdio) toolsets are disabled on this server (the operator enables them with STDIO_TOOLSETS=on)');
+    return new StdioRefusedError(
+      'STDIO_DISABLED',
+      'Local (stdio) toolsets are disabled on this server (the operator enables them with STDIO_TOOLSETS=on)',
+    );
   }
   if (!policy.commands.includes(command)) {
-    return new StdioRefusedError('STDIO_COMMAND_NOT_ALLOWED', `The command "${command}" is not in this server's allow-list (STDIO_COMMANDS)`);
+    return new StdioRefusedError(
+      'STDIO_COMMAND_NOT_ALLOWED',
+      `The command "${command}" is not in this server's allow-list (STDIO_COMMANDS)`,
+    );
   }
   return undefined;
 }

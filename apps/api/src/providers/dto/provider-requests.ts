@@ -9,7 +9,11 @@ export const MASK = '***';
 const baseURL = httpUrl('send the key as apiKey (stored encrypted)');
 
 const name = z.string().trim().min(1).max(200);
-const apiKey = z.string().min(1).max(8192).regex(/^[^\r\n\0]*$/, 'must not contain CR, LF or NUL');
+const apiKey = z
+  .string()
+  .min(1)
+  .max(8192)
+  .regex(/^[^\r\n\0]*$/, 'must not contain CR, LF or NUL');
 const models = z.array(z.string().trim().min(1).max(200)).max(500);
 
 export const createProviderBody = z.strictObject({ name, baseURL, apiKey, models: models.optional() });

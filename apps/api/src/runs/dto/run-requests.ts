@@ -25,6 +25,7 @@ const objectId = z.string().refine((value) => isStoredId(value), 'not a valid id
 export const runListQuerySchema = z.object({
   workflowId: objectId.optional(),
   status: z.enum(RUN_STATUSES).optional(),
+  triggeredBy: objectId.optional(),
 });
 
 /** `GET /runs/:id/logs?limit&cursor`: in execution order; the cursor is the last `seq` seen. */

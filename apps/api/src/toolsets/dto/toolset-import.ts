@@ -19,23 +19,43 @@ export const importToolsetsBody = z
   })
   .superRefine((body, ctx) => {
     if ((body.mcpServers === undefined) === (body.servers === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'give exactly one of "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'give exactly one of "mcpServers" (Claude Desktop, Cursor) or "servers" (VS Code)',
+      });
     }
     const count = Object.keys(body.mcpServers ?? body.servers ?? {}).length;
-    if (count > MAX_IMPORT_ENTRIES) ctx.addIssue({ code: 'custom', path: [body.mcpServers ? 'mcpServers' : 'servers'], message: `at most ${MAX_IMPORT_ENTRIES} servers per import` });
+    if (count > MAX_IMPORT_ENTRIES)
+      ctx.addIssue({
+        code: 'custom',
+        path: [body.mcpServers ? 'mcpServers' : 'servers'],
+        message: `at most ${MAX_IMPORT_ENTRIES} servers per import`,
+      });
   })
-  .transform((body) => ({ root: body.mcpServers ? 'mcpServers' : 'servers', entries: Object.entries(body.mcpServers ?? body.servers ?? {}) }));
+  .transform((body) => ({
+    root: body.mcpServers ? 'mcpServers' : 'servers',
+    entries: Object.entries(body.mcpServers ?? body.servers ?? {}),
+  }));
 export type ImportToolsetsBody = z.output<typeof importToolsetsBody>;
 
 export const importToolsetsQuery = z.strictObject({
-  dryRun: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  dryRun: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
 });
 
 /** Fields some clients write for their own use (Cline, Roo, Claude Desktop extensions): not about reaching the server. */
 const CLIENT_ONLY_FIELDS = ['disabled', 'alwaysAllow', 'autoApprove', 'description'];
 
 /** `type` as the clients write it → our transport; stdio is told by `command`. */
-const HTTP_TYPES: Record<string, 'auto' | 'sse' | 'streamable-http'> = { http: 'auto', sse: 'sse', 'streamable-http': 'streamable-http', streamableHttp: 'streamable-http' };
+const HTTP_TYPES: Record<string, 'auto' | 'sse' | 'streamable-http'> = {
+  http: 'auto',
+  sse: 'sse',
+  'streamable-http': 'streamable-http',
+  streamableHttp: 'streamable-http',
+};
 
 /**
  * One entry of an import file as a create body (the entry's key becomes the toolset's name),
@@ -45,20 +65,31 @@ const HTTP_TYPES: Record<string, 'auto' | 'sse' | 'streamable-http'> = { http: '
 export function importEntry(root: string, name: string, entry: unknown): CreateToolsetBody {
   const at = (path: string): string => pointer([root, name]) + path;
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-    throw new InvalidRequestError([{ path: at(''), code: 'INVALID_TYPE', message: 'a server entry must be an object' }], `Server "${name}" is invalid`);
+    throw new InvalidRequestError(
+      [{ path: at(''), code: 'INVALID_TYPE', message: 'a server entry must be an object' }],
+      `Server "${name}" is invalid`,
+    );
   }
   const { type, ...fields } = entry as Record<string, unknown>;
   for (const field of CLIENT_ONLY_FIELDS) delete fields[field];
   const stdio = type === 'stdio' || (type === undefined && 'command' in fields);
-  if (!stdio && (type !== undefined && (typeof type !== 'string' || !(type in HTTP_TYPES)))) {
-    throw new InvalidRequestError([{ path: at('/type'), code: 'INVALID_VALUE', message: 'type must be stdio, http, sse or streamable-http' }], `Server "${name}" is invalid`);
+  if (!stdio && type !== undefined && (typeof type !== 'string' || !(type in HTTP_TYPES))) {
+    throw new InvalidRequestError(
+      [{ path: at('/type'), code: 'INVALID_VALUE', message: 'type must be stdio, http, sse or streamable-http' }],
+      `Server "${name}" is invalid`,
+    );
   }
-  const body = stdio ? { name, command: fields.command, ...fields } : { name, ...fields, transport: HTTP_TYPES[(type as string | undefined) ?? 'http'] };
+  const body = stdio
+    ? { name, command: fields.command, ...fields }
+    : { name, ...fields, transport: HTTP_TYPES[(type as string | undefined) ?? 'http'] };
   try {
     return parseRequest(createToolsetBody, body);
   } catch (error) {
     if (!(error instanceof InvalidRequestError)) throw error;
-    const problems: ProblemDetail[] = (error.errors ?? []).map((problem) => ({ ...problem, path: at(problem.path === '/transport' ? '/type' : problem.path) }));
+    const problems: ProblemDetail[] = (error.errors ?? []).map((problem) => ({
+      ...problem,
+      path: at(problem.path === '/transport' ? '/type' : problem.path),
+    }));
     throw new InvalidRequestError(problems, `Server "${name}" is invalid`);
   }
 }

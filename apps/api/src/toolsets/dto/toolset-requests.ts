@@ -9,21 +9,41 @@ export const MASK = '***';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Set by the MCP client itself; a toolset cannot override them. */
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id']);
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'accept',
+  'content-type',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
+]);
 
 const url = httpUrl('send them as headers (stored encrypted)');
 
-const headers = z.record(z.string(), z.string().max(8192).regex(/^[^\r\n\0]*$/, 'must not contain CR, LF or NUL')).superRefine((record, ctx) => {
-  const seen = new Set<string>();
-  for (const name of Object.keys(record)) {
-    const lower = name.toLowerCase();
-    if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'not a valid HTTP header name' });
-    else if (RESERVED_HEADERS.has(lower)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is set by the MCP client and cannot be configured` });
-    else if (seen.has(lower)) ctx.addIssue({ code: 'custom', path: [name], message: `header "${name}" is given twice (names are case-insensitive)` });
-    seen.add(lower);
-  }
-  if (seen.size > 50) ctx.addIssue({ code: 'custom', message: 'at most 50 headers' });
-});
+const headers = z
+  .record(
+    z.string(),
+    z
+      .string()
+      .max(8192)
+      .regex(/^[^\r\n\0]*$/, 'must not contain CR, LF or NUL'),
+  )
+  .superRefine((record, ctx) => {
+    const seen = new Set<string>();
+    for (const name of Object.keys(record)) {
+      const lower = name.toLowerCase();
+      if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'not a valid HTTP header name' });
+      else if (RESERVED_HEADERS.has(lower))
+        ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is set by the MCP client and cannot be configured` });
+      else if (seen.has(lower))
+        ctx.addIssue({ code: 'custom', path: [name], message: `header "${name}" is given twice (names are case-insensitive)` });
+      seen.add(lower);
+    }
+    if (seen.size > 50) ctx.addIssue({ code: 'custom', message: 'at most 50 headers' });
+  });
 
 const name = z.string().trim().min(1).max(200);
 const transport = z.enum(TRANSPORT_MODES);
@@ -38,7 +58,11 @@ export const createHttpToolsetBody = z.strictObject({
   timeoutMs: timeoutMs.optional(),
 });
 
-const noNul = (max: number) => z.string().max(max).regex(/^[^\0]*$/, 'must not contain NUL');
+const noNul = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[^\0]*$/, 'must not contain NUL');
 /** A bare name (looked up on PATH) or an absolute path; the operator's allow-list decides whether it may run. */
 const command = noNul(4096)
   .min(1)
@@ -68,7 +92,9 @@ export const createToolsetBody = z.unknown().transform((value, ctx) => {
     for (const issue of result.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
     return z.NEVER;
   }
-  return stdio ? { kind: 'stdio' as const, ...(result.data as z.output<typeof createStdioToolsetBody>) } : { kind: 'http' as const, ...(result.data as z.output<typeof createHttpToolsetBody>) };
+  return stdio
+    ? { kind: 'stdio' as const, ...(result.data as z.output<typeof createStdioToolsetBody>) }
+    : { kind: 'http' as const, ...(result.data as z.output<typeof createHttpToolsetBody>) };
 });
 export type CreateToolsetBody = z.output<typeof createToolsetBody>;
 export type CreateHttpToolsetBody = Extract<CreateToolsetBody, { kind: 'http' }>;

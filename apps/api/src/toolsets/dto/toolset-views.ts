@@ -47,6 +47,9 @@ export interface ToolsetSummaryView {
   serverInfo: ServerInfo;
   toolCount: number;
   toolsRefreshedAt: string;
+  /** Ids of the API keys that created the toolset and last changed it. */
+  createdBy: string | null;
+  updatedBy: string | null;
   /** The last health check; null before the first. */
   health: HealthView | null;
   createdAt: string;
@@ -72,7 +75,10 @@ export interface ToolsetView extends ToolsetSummaryView {
   tools: ToolView[];
 }
 
-export type ToolsetPreviewView = Omit<ToolsetView, 'id' | 'createdAt' | 'updatedAt' | 'toolsRefreshedAt' | 'health'>;
+export type ToolsetPreviewView = Omit<
+  ToolsetView,
+  'id' | 'createdAt' | 'updatedAt' | 'toolsRefreshedAt' | 'health' | 'createdBy' | 'updatedBy'
+>;
 
 export function maskHeaders(names: Iterable<string>): Record<string, string> {
   return Object.fromEntries([...names].map((name) => [name, MASK]));
@@ -92,7 +98,12 @@ export function toolView(tool: ToolSnapshot): ToolView {
 /** Where the server is: url and headers, or command, args and env (secret values masked). */
 export function whereView(toolset: Pick<ToolsetSummary, 'kind' | 'url' | 'headerNames' | 'command' | 'args' | 'envNames' | 'process'>) {
   return toolset.kind === 'stdio'
-    ? { command: toolset.command ?? '', args: toolset.args ?? [], env: maskHeaders(toolset.envNames ?? []), process: toolset.process ?? 'per-run' }
+    ? {
+        command: toolset.command ?? '',
+        args: toolset.args ?? [],
+        env: maskHeaders(toolset.envNames ?? []),
+        process: toolset.process ?? 'per-run',
+      }
     : { url: toolset.url ?? '', headers: maskHeaders(toolset.headerNames) };
 }
 
@@ -109,6 +120,8 @@ export function toolsetSummaryView(toolset: ToolsetSummary): ToolsetSummaryView 
     serverInfo: toolset.serverInfo,
     toolCount: toolset.toolCount,
     toolsRefreshedAt: toolset.toolsRefreshedAt.toISOString(),
+    createdBy: toolset.createdBy,
+    updatedBy: toolset.updatedBy,
     health: toolset.health ? healthView(toolset.health) : null,
     createdAt: toolset.createdAt.toISOString(),
     updatedAt: toolset.updatedAt.toISOString(),

@@ -1,13 +1,14 @@
-import type {
-  StoredWorkflow,
-  StoredWorkflowVersion,
-  WorkflowDoc,
-  WorkflowVersionDoc,
-} from '#workflow/nest';
+import type { StoredWorkflow, StoredWorkflowVersion, WorkflowDoc, WorkflowVersionDoc } from '#workflow/nest';
 
 /** The latest version of a workflow: its definition, when the workflow was created and last changed. */
 export function toWorkflowView({ workflow, version }: StoredWorkflow) {
-  return { ...toVersionView(version), createdAt: workflow.createdAt.toISOString(), updatedAt: version.createdAt.toISOString() };
+  return {
+    ...toVersionView(version),
+    createdAt: workflow.createdAt.toISOString(),
+    updatedAt: version.createdAt.toISOString(),
+    createdBy: workflow.createdBy ?? null,
+    updatedBy: version.createdBy,
+  };
 }
 
 /** One immutable version in full. */
@@ -22,6 +23,7 @@ export function toVersionView(version: StoredWorkflowVersion) {
     nodes,
     edges,
     createdAt: version.createdAt.toISOString(),
+    createdBy: version.createdBy,
   };
 }
 
@@ -33,9 +35,11 @@ export function toWorkflowSummary(doc: WorkflowDoc) {
     latestVersion: doc.latestVersion,
     createdAt: doc.createdAt.toISOString(),
     updatedAt: doc.updatedAt.toISOString(),
+    createdBy: doc.createdBy ?? null,
+    updatedBy: doc.updatedBy ?? null,
   };
 }
 
 export function toVersionSummary(doc: WorkflowVersionDoc) {
-  return { version: doc.version, createdAt: doc.createdAt.toISOString() };
+  return { version: doc.version, createdAt: doc.createdAt.toISOString(), createdBy: doc.createdBy ?? null };
 }

@@ -1,5 +1,17 @@
 import { systemClock } from '../clock.js';
-import type { Clock, EdgeDefinition, EngineServices, NodeDefinition, ToolCallRequest, ToolCallResult, ToolCatalog, ToolDescriptor, ToolInvoker, TypedField, ValueSource } from '../types.js';
+import type {
+  Clock,
+  EdgeDefinition,
+  EngineServices,
+  NodeDefinition,
+  ToolCallRequest,
+  ToolCallResult,
+  ToolCatalog,
+  ToolDescriptor,
+  ToolInvoker,
+  TypedField,
+  ValueSource,
+} from '../types.js';
 
 /**
  * In-memory stand-ins for the engine's ports, for unit tests of the engine alone (the real MCP
@@ -33,14 +45,23 @@ export function field(key: string, valueType: TypedField['valueType'], required 
 
 function descriptorOf(name: string, tool: FakeTool): ToolDescriptor {
   const inputs = tool.inputs ?? [];
-  return { toolsetId: TOOLSET_ID, name, inputSchema: { type: 'object' }, inputs, usable: tool.usable ?? true, unusableReason: tool.usable === false ? 'schema does not compile' : undefined, annotations: tool.annotations };
+  return {
+    toolsetId: TOOLSET_ID,
+    name,
+    inputSchema: { type: 'object' },
+    inputs,
+    usable: tool.usable ?? true,
+    unusableReason: tool.usable === false ? 'schema does not compile' : undefined,
+    annotations: tool.annotations,
+  };
 }
 
 export function createFakeToolbox(tools: Record<string, FakeTool>): FakeToolbox {
   const calls: ToolCallRequest[] = [];
   const catalog: ToolCatalog = {
     getTool: async (toolsetId, name) => (toolsetId === TOOLSET_ID && tools[name] ? descriptorOf(name, tools[name]) : undefined),
-    listTools: async (toolsetId) => (toolsetId === TOOLSET_ID ? Object.entries(tools).map(([name, tool]) => descriptorOf(name, tool)) : undefined),
+    listTools: async (toolsetId) =>
+      toolsetId === TOOLSET_ID ? Object.entries(tools).map(([name, tool]) => descriptorOf(name, tool)) : undefined,
   };
   const invoker: ToolInvoker = {
     callTool: async (request) => {
@@ -70,7 +91,12 @@ export function startNodeDef(id = 'start'): NodeDefinition {
   return { id, type: 'start', config: {}, inputs: {} };
 }
 
-export function toolNode(id: string, tool: string, inputs: Record<string, ValueSource> = {}, extra: Partial<NodeDefinition> = {}): NodeDefinition {
+export function toolNode(
+  id: string,
+  tool: string,
+  inputs: Record<string, ValueSource> = {},
+  extra: Partial<NodeDefinition> = {},
+): NodeDefinition {
   return { id, type: 'mcpTool', config: { toolsetId: TOOLSET_ID, tool }, inputs, ...extra };
 }
 

@@ -50,13 +50,22 @@ export function readAgentConfig(node: NodeDefinition, nodePath: string): { confi
   const toolsets = readToolsets(raw.toolsets, `${nodePath}/config/toolsets`, issues);
   const { maxIterations = DEFAULT_MAX_ITERATIONS, mode = 'function' } = raw;
   if (!Number.isInteger(maxIterations) || (maxIterations as number) < 1 || (maxIterations as number) > MAX_ITERATIONS_LIMIT) {
-    issues.push({ path: `${nodePath}/config/maxIterations`, code: 'INVALID_CONFIG', message: `maxIterations must be an integer from 1 to ${MAX_ITERATIONS_LIMIT}` });
+    issues.push({
+      path: `${nodePath}/config/maxIterations`,
+      code: 'INVALID_CONFIG',
+      message: `maxIterations must be an integer from 1 to ${MAX_ITERATIONS_LIMIT}`,
+    });
   }
   if (mode !== 'function' && mode !== 'prompt') {
     issues.push({ path: `${nodePath}/config/mode`, code: 'INVALID_CONFIG', message: 'mode must be "function" or "prompt"' });
   }
   return {
-    config: { ...model, toolsets, maxIterations: Number(maxIterations) || DEFAULT_MAX_ITERATIONS, mode: mode === 'prompt' ? 'prompt' : 'function' },
+    config: {
+      ...model,
+      toolsets,
+      maxIterations: Number(maxIterations) || DEFAULT_MAX_ITERATIONS,
+      mode: mode === 'prompt' ? 'prompt' : 'function',
+    },
     issues,
   };
 }
@@ -73,9 +82,18 @@ export async function validateAgentToolsets(config: AgentConfig, catalog: ToolCa
     }
     for (const [position, name] of (choice.tools ?? []).entries()) {
       const tool = tools.find((candidate) => candidate.name === name);
-      if (!tool) issues.push({ path: `${path}/tools/${position}`, code: 'UNKNOWN_TOOL', message: `toolset "${choice.toolsetId}" has no tool "${name}"` });
+      if (!tool)
+        issues.push({
+          path: `${path}/tools/${position}`,
+          code: 'UNKNOWN_TOOL',
+          message: `toolset "${choice.toolsetId}" has no tool "${name}"`,
+        });
       else if (!tool.usable) {
-        issues.push({ path: `${path}/tools/${position}`, code: 'TOOL_UNUSABLE', message: `tool "${name}" is unusable: ${tool.unusableReason ?? 'no reason given'}` });
+        issues.push({
+          path: `${path}/tools/${position}`,
+          code: 'TOOL_UNUSABLE',
+          message: `tool "${name}" is unusable: ${tool.unusableReason ?? 'no reason given'}`,
+        });
       }
     }
   }

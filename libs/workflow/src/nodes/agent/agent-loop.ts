@@ -27,7 +27,12 @@ export async function runAgentLoop(
 ): Promise<string> {
   const messages = [...opening];
   for (let iteration = 1; ; iteration += 1) {
-    const response = await callModel(context, config, { messages, tools: protocol.tools?.length ? protocol.tools : undefined }, trace.modelCalls);
+    const response = await callModel(
+      context,
+      config,
+      { messages, tools: protocol.tools?.length ? protocol.tools : undefined },
+      trace.modelCalls,
+    );
     const calls = protocol.requestedCalls(response, iteration);
     if (calls.length === 0) return response.text ?? '';
     if (iteration >= config.maxIterations) {

@@ -24,7 +24,12 @@ const toolbox = createFakeToolbox({
 });
 
 function node(config: Record<string, unknown> = {}): NodeDefinition {
-  return { id: 'agent', type: 'agent', config: { providerId: 'p', model: 'm', toolsets: [{ toolsetId: TOOLSET_ID }], maxIterations: 3, ...config }, inputs: {} };
+  return {
+    id: 'agent',
+    type: 'agent',
+    config: { providerId: 'p', model: 'm', toolsets: [{ toolsetId: TOOLSET_ID }], maxIterations: 3, ...config },
+    inputs: {},
+  };
 }
 
 function context(llm: LlmClient, config: Record<string, unknown> = {}): NodeExecutionContext {
@@ -35,7 +40,12 @@ function context(llm: LlmClient, config: Record<string, unknown> = {}): NodeExec
 describe('agent node', () => {
   it('reports every config problem with its path', async () => {
     const issues = await agentNode.validate!({
-      node: node({ providerId: '', maxIterations: 0, mode: 'chat', toolsets: [{ toolsetId: 'nope' }, { toolsetId: TOOLSET_ID, tools: ['hidden', 'ghost'] }] }),
+      node: node({
+        providerId: '',
+        maxIterations: 0,
+        mode: 'chat',
+        toolsets: [{ toolsetId: 'nope' }, { toolsetId: TOOLSET_ID, tools: ['hidden', 'ghost'] }],
+      }),
       nodePath: '/nodes/1',
       catalog: toolbox.catalog,
     });

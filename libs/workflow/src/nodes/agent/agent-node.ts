@@ -13,7 +13,8 @@ const OUTPUTS: TypedField[] = [
   {
     key: 'toolCalls',
     label: 'toolCalls',
-    description: 'every tool call made: {id, iteration, name, toolsetId, tool, arguments, isError, result?, error?, durationMs, sessionReused}',
+    description:
+      'every tool call made: {id, iteration, name, toolsetId, tool, arguments, isError, result?, error?, durationMs, sessionReused}',
     valueType: 'array<object>',
     required: false,
     schema: { type: 'array', items: { type: 'object' } },

@@ -9,7 +9,19 @@ import type { JsonSchema } from '../../engine/types.js';
  */
 const DROPPED_KEYWORDS = new Set(['$schema', '$id', '$comment']);
 const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
-const SCHEMA_KEYWORDS = ['items', 'additionalProperties', 'additionalItems', 'contains', 'not', 'if', 'then', 'else', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties'];
+const SCHEMA_KEYWORDS = [
+  'items',
+  'additionalProperties',
+  'additionalItems',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+];
 const SCHEMA_LIST_KEYWORDS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -15,6 +15,7 @@ export function functionCallingProtocol(toolbox: Toolbox): AgentProtocol {
     requestedCalls: (response) =>
       response.toolCalls.map((call) => resolveCall(toolbox, call.id, call.name, toolbox.byFunctionName(call.name), call.arguments)),
     assistantMessage: (response) => ({ role: 'assistant', content: response.text, toolCalls: response.toolCalls }),
-    resultMessages: (outcomes, calls) => outcomes.map((outcome, index) => ({ role: 'tool', toolCallId: calls[index].id, content: outcome.content })),
+    resultMessages: (outcomes, calls) =>
+      outcomes.map((outcome, index) => ({ role: 'tool', toolCallId: calls[index].id, content: outcome.content })),
   };
 }

@@ -28,6 +28,8 @@ describe('parsePromptToolCalls', () => {
   });
 
   it('leaves a missing server or tool name unset (the resolver reports it)', () => {
-    expect(parsePromptToolCalls(block('{"type":"use_mcp_tool","tool_name":"echo"}'))).toEqual([{ serverName: undefined, toolName: 'echo', arguments: undefined }]);
+    expect(parsePromptToolCalls(block('{"type":"use_mcp_tool","tool_name":"echo"}'))).toEqual([
+      { serverName: undefined, toolName: 'echo', arguments: undefined },
+    ]);
   });
 });

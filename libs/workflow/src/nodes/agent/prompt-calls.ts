@@ -30,7 +30,8 @@ export function parsePromptToolCalls(text: string | null): PromptToolCall[] {
     try {
       parsed = JSON.parse(body);
     } catch (error) {
-      if (body.includes(TOOL_CALL_TYPE)) calls.push({ error: `the ${TOOL_CALL_TYPE} block is not valid JSON (${error instanceof Error ? error.message : String(error)})` });
+      if (body.includes(TOOL_CALL_TYPE))
+        calls.push({ error: `the ${TOOL_CALL_TYPE} block is not valid JSON (${error instanceof Error ? error.message : String(error)})` });
       continue;
     }
     if (!isRecord(parsed) || parsed.type !== TOOL_CALL_TYPE) continue;

@@ -40,7 +40,9 @@ export function promptProtocol(toolbox: Toolbox): AgentProtocol {
         const name = `${call.serverName ?? '?'}/${call.toolName ?? '?'}`;
         if (call.error) return { id, name, arguments: {}, problem: { code: TOOL_CALL_INVALID, message: call.error } };
         // A model that leaves out the server, or uses the tool's unique name, still means one tool.
-        const tool = (call.serverName && call.toolName && toolbox.byServerAndTool(call.serverName, call.toolName)) || toolbox.byFunctionName(call.toolName ?? '');
+        const tool =
+          (call.serverName && call.toolName && toolbox.byServerAndTool(call.serverName, call.toolName)) ||
+          toolbox.byFunctionName(call.toolName ?? '');
         return resolveCall(toolbox, id, name, tool, call.arguments);
       }),
     assistantMessage: (response): LlmMessage => ({ role: 'assistant', content: response.text ?? '' }),

@@ -9,7 +9,8 @@ import type { JsonSchema } from '../../engine/types.js';
  */
 export const REDACTED = '***';
 
-const SECRET_NAME = /(password|passphrase|passwd|secret|token|api[-_]?key|authorization|credentials?|cookie|private[-_]?key|access[-_]?key)$/i;
+const SECRET_NAME =
+  /(password|passphrase|passwd|secret|token|api[-_]?key|authorization|credentials?|cookie|private[-_]?key|access[-_]?key)$/i;
 const MAX_DEPTH = 20;
 
 function scrub(value: unknown, depth: number): unknown {

@@ -34,7 +34,10 @@ function readArguments(raw: unknown): { value: Record<string, unknown>; problem?
       value = JSON.parse(raw);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return { value: {}, problem: { code: TOOL_ARGUMENTS_INVALID, message: `the arguments are not valid JSON (${reason}); send a JSON object` } };
+      return {
+        value: {},
+        problem: { code: TOOL_ARGUMENTS_INVALID, message: `the arguments are not valid JSON (${reason}); send a JSON object` },
+      };
     }
   }
   if (value === undefined || value === null) return { value: {} };
@@ -46,7 +49,12 @@ export function resolveCall(toolbox: Toolbox, id: string, name: string, tool: Ag
   const { value, problem } = readArguments(rawArguments);
   if (!tool) {
     const known = toolbox.tools.map((candidate) => candidate.functionName).join(', ') || 'none';
-    return { id, name, arguments: value, problem: { code: ENGINE_ERROR_CODES.unknownTool, message: `there is no tool named "${name}"; available tools: ${known}` } };
+    return {
+      id,
+      name,
+      arguments: value,
+      problem: { code: ENGINE_ERROR_CODES.unknownTool, message: `there is no tool named "${name}"; available tools: ${known}` },
+    };
   }
   return problem ? { id, name, tool, arguments: value, problem } : { id, name, tool, arguments: value, problem: undefined };
 }

@@ -46,7 +46,14 @@ function resultContent(result: ToolCallResult): string {
 export async function runToolCall(call: RequestedCall, iteration: number, context: NodeExecutionContext): Promise<ToolCallOutcome> {
   const { services, signal, node, callTimeoutMs } = context;
   const startedAt = services.clock.now();
-  const record: ToolCallRecord = { id: call.id, iteration, name: call.name, arguments: redactArguments(call.arguments, call.tool?.inputSchema), isError: true, durationMs: 0 };
+  const record: ToolCallRecord = {
+    id: call.id,
+    iteration,
+    name: call.name,
+    arguments: redactArguments(call.arguments, call.tool?.inputSchema),
+    isError: true,
+    durationMs: 0,
+  };
   const finish = (outcome: Omit<ToolCallOutcome, 'record'>): ToolCallOutcome => {
     record.durationMs = Math.max(0, services.clock.now() - startedAt);
     return { record, ...outcome };
@@ -59,7 +66,14 @@ export async function runToolCall(call: RequestedCall, iteration: number, contex
   const { tool } = call;
   try {
     const mayRepeat = (node.retry?.maxAttempts ?? 1) > 1 || tool.idempotent;
-    const result = await services.tools.callTool({ toolsetId: tool.toolsetId, tool: tool.tool, arguments: call.arguments, signal, timeoutMs: callTimeoutMs, mayRepeat });
+    const result = await services.tools.callTool({
+      toolsetId: tool.toolsetId,
+      tool: tool.tool,
+      arguments: call.arguments,
+      signal,
+      timeoutMs: callTimeoutMs,
+      mayRepeat,
+    });
     Object.assign(record, { isError: result.isError, sessionReused: result.sessionReused, transport: result.transport });
     const value = result.structuredContent ?? result.text;
     if (!result.isError) return finish({ result: value, content: resultContent(result) });

@@ -7,5 +7,9 @@ import { toEngineError, EngineError } from '../../engine/errors.js';
  */
 export function failureWithDetails(thrown: unknown, details: Record<string, unknown>): EngineError {
   const error = toEngineError(thrown);
-  return new EngineError(error.code, error.message, { path: error.path, details: { ...error.details, ...details }, cause: error.cause ?? thrown });
+  return new EngineError(error.code, error.message, {
+    path: error.path,
+    details: { ...error.details, ...details },
+    cause: error.cause ?? thrown,
+  });
 }

@@ -75,7 +75,12 @@ export function openingMessages(inputs: Record<string, unknown>, system?: string
 type ModelRequest = Omit<LlmChatRequest, 'providerId' | 'model' | 'temperature' | 'maxTokens' | 'signal' | 'timeoutMs'>;
 
 /** One model call with the node's model settings, its signal and time budget; timed into `log`. */
-export async function callModel(context: NodeExecutionContext, config: ModelConfig, request: ModelRequest, log: ModelCallLog[]): Promise<LlmChatResponse> {
+export async function callModel(
+  context: NodeExecutionContext,
+  config: ModelConfig,
+  request: ModelRequest,
+  log: ModelCallLog[],
+): Promise<LlmChatResponse> {
   const { services, signal, callTimeoutMs } = context;
   const startedAt = services.clock.now();
   const response = await llmClientOf(services).chat({ ...config, ...request, signal, timeoutMs: callTimeoutMs });

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { RUN_STATUSES } from '#workflow/nest';
+
+/** Answers of /runs as zod schemas (OpenAPI document). */
+
+const iso = z.string().meta({ format: 'date-time' });
+
+export const runSchema = z
+  .object({
+    id: z.string(),
+    workflowId: z.string(),
+    version: z.number().int(),
+    status: z.enum(RUN_STATUSES),
+    inputs: z.record(z.string(), z.unknown()),
+    outputs: z.record(z.string(), z.unknown()).nullable(),
+    error: z.object({ code: z.string(), message: z.string(), nodeId: z.string().optional(), path: z.string().optional() }).nullable(),
+    createdAt: iso,
+    startedAt: iso.nullable(),
+    finishedAt: iso.nullable(),
+    durationMs: z.number().nullable(),
+    stats: z.object({ nodesExecuted: z.number().int(), nodesSkipped: z.number().int(), nodesFailed: z.number().int() }).nullable(),
+    cancelRequestedAt: iso.nullable(),
+    retryOf: z.string().nullable(),
+    triggeredBy: z.string().nullable(),
+    source: z.enum(['api', 'mcp']).meta({ description: 'api (REST) or mcp (a tool call of a published MCP server)' }),
+    mcpServerId: z.string().nullable(),
+  })
+  .meta({ id: 'Run' });
+
+/** One node execution; node types add their details (MCP: toolsetId, tool, transport…; LLM: model, usage…). */
+export const logItemSchema = z
+  .looseObject({
+    seq: z.number().int(),
+    nodeId: z.string(),
+    type: z.string(),
+    name: z.string().nullable(),
+    status: z.enum(['succeeded', 'failed', 'skipped', 'canceled']),
+    attempt: z.number().int(),
+    startedAt: iso,
+    finishedAt: iso,
+    durationMs: z.number(),
+    inputs: z.record(z.string(), z.unknown()),
+    inputsTruncated: z.boolean(),
+    outputs: z.record(z.string(), z.unknown()),
+    truncated: z.boolean(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    activeHandles: z.array(z.string()),
+  })
+  .meta({ id: 'LogItem' });
+
+export const idempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .meta({ description: 'The same key on the same workflow returns the same run (1–255 printable ASCII)' }),
+});
+
+export const replayedHeader = z.object({ 'idempotent-replayed': z.literal('true').optional() });

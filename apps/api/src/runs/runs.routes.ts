@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { pageQuerySchema } from '../common/pagination.js';
+import { idParams, pageOf, type RouteDescription } from '../openapi/api-route.js';
+import { idempotencyHeaders, logItemSchema, replayedHeader, runSchema } from './dto/run-responses.js';
+import { logPageQuerySchema, runListQuerySchema, startRunBodySchema, waitQuerySchema } from './dto/run-requests.js';
+
+/** How the run routes describe themselves in the OpenAPI document (`@ApiRoute(runRoutes.x)`). */
+
+const queued = { description: 'Accepted: the run is queued (or still going after ?wait)', schema: runSchema, headers: replayedHeader };
+const finished = { description: 'The run finished within ?wait', schema: runSchema, headers: replayedHeader };
+
+const EVENTS = `Server-Sent Events: what already happened is replayed, then live events until the run ends.
+Each event is \`event: <type>\` with a JSON \`data\` line: \`run.started\` {runId, at, run}, \`node.started\` {runId, at, nodeId, type, attempt},
+\`node.finished\` {runId, at, item: LogItem}, \`run.finished\` {runId, at, run: Run}.`;
+
+export const runRoutes = {
+  start: {
+    summary: 'Start a run of the latest (or a given) version; inputs are checked against its inputSchema',
+    tags: ['runs'],
+    params: idParams,
+    query: waitQuerySchema,
+    headers: idempotencyHeaders,
+    body: startRunBodySchema,
+    responses: { 202: queued, 200: finished },
+    errors: { 400: ['VALIDATION_FAILED'], 404: ['NOT_FOUND'], 409: ['IDEMPOTENCY_KEY_REUSED'] },
+  },
+  list: {
+    summary: 'List runs, newest first',
+    query: pageQuerySchema.extend(runListQuerySchema.shape),
+    responses: { 200: pageOf(runSchema) },
+    errors: { 400: ['VALIDATION_FAILED'] },
+  },
+  get: {
+    summary: 'A run: status, inputs, outputs, error, timings',
+    params: idParams,
+    responses: { 200: runSchema },
+    errors: { 404: ['NOT_FOUND'] },
+  },
+  logs: {
+    summary: "A run's execution log: one item per node execution, in order",
+    params: idParams,
+    query: logPageQuerySchema,
+    responses: { 200: pageOf(logItemSchema) },
+    errors: { 400: ['VALIDATION_FAILED'], 404: ['NOT_FOUND'] },
+  },
+  events: {
+    summary: 'Follow a run live (Server-Sent Events)',
+    params: idParams,
+    responses: { 200: { description: EVENTS, contentType: 'text/event-stream', schema: z.string() } },
+    errors: { 404: ['NOT_FOUND'] },
+  },
+  delete: {
+    summary: 'Delete a finished run with its log (a queued or running run: cancel it first)',
+    params: idParams,
+    responses: { 204: { description: 'Deleted' } },
+    errors: { 404: ['NOT_FOUND'], 409: ['RUN_NOT_FINISHED'] },
+  },
+  cancel: {
+    summary: 'Cancel a queued or running run (in-flight MCP calls are aborted)',
+    params: idParams,
+    responses: {
+      200: { description: 'The run is canceled', schema: runSchema },
+      202: { description: 'The cancel is on its way to the worker', schema: runSchema },
+    },
+    errors: { 404: ['NOT_FOUND'], 409: ['RUN_FINISHED'] },
+  },
+  retry: {
+    summary: 'Start a new run with the same inputs as a finished one',
+    params: idParams,
+    query: waitQuerySchema,
+    headers: idempotencyHeaders,
+    responses: { 202: queued, 200: finished },
+    errors: { 400: ['VALIDATION_FAILED'], 404: ['NOT_FOUND'], 409: ['RUN_NOT_FINISHED', 'IDEMPOTENCY_KEY_REUSED'] },
+  },
+} satisfies Record<string, RouteDescription>;

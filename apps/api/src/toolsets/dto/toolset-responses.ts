@@ -1,0 +1,160 @@
+import { z } from 'zod';
+
+/** Answers of /toolsets as zod schemas: they describe the routes in the OpenAPI document. */
+
+const jsonSchema = z.record(z.string(), z.unknown()).meta({ description: 'A JSON Schema, as the MCP server sent it' });
+const iso = z.string().meta({ format: 'date-time' });
+
+export const typedFieldSchema = z
+  .object({
+    key: z.string(),
+    label: z.string(),
+    description: z.string().optional(),
+    valueType: z.string().meta({ description: 'string, number, integer, boolean, object, array<…> or any' }),
+    required: z.boolean(),
+    enum: z.array(z.unknown()).optional(),
+    default: z.unknown().optional(),
+    schema: jsonSchema,
+  })
+  .meta({ id: 'TypedField' });
+
+export const toolSchema = z
+  .object({
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    usable: z.boolean(),
+    unusableReason: z.string().optional(),
+    inputs: z.array(typedFieldSchema),
+    outputs: z.array(typedFieldSchema).optional(),
+    inputSchema: jsonSchema,
+    outputSchema: jsonSchema.optional(),
+    annotations: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'Tool' });
+
+const serverInfo = z.object({ name: z.string(), version: z.string(), protocolVersion: z.string() });
+
+const masked = z.record(z.string(), z.literal('***'));
+
+const toolsetFields = {
+  kind: z.enum(['http', 'stdio']),
+  name: z.string(),
+  url: z.string().optional().meta({ description: 'http toolsets' }),
+  headers: masked.optional().meta({ description: 'http toolsets: header names; every value is shown as "***"' }),
+  command: z.string().optional().meta({ description: 'stdio toolsets' }),
+  args: z.array(z.string()).optional(),
+  env: masked.optional().meta({ description: 'stdio toolsets: variable names; every value is shown as "***"' }),
+  process: z.enum(['per-run', 'per-worker']).optional(),
+  transport: z.enum(['streamable-http', 'sse', 'stdio']).meta({ description: 'The transport the server spoke at the last listing' }),
+  requestedTransport: z.enum(['auto', 'streamable-http', 'sse', 'stdio']),
+  protocolVersion: z.string().meta({ description: 'The MCP revision the server spoke at the last listing' }),
+  timeoutMs: z.number().int().nullable(),
+  serverInfo,
+  toolCount: z.number().int(),
+};
+
+const healthFields = {
+  ok: z.boolean(),
+  checkedAt: iso,
+  latencyMs: z.number(),
+  protocolVersion: z.string().optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+};
+
+export const toolsetHealthSchema = z.object(healthFields).meta({ id: 'ToolsetHealth' });
+
+/** POST /toolsets/:id/check: the health just measured. */
+export const toolsetCheckSchema = z.object({ ...healthFields, protocolVersion: z.string().nullable() });
+
+export const toolsetSummarySchema = z
+  .object({
+    id: z.string(),
+    ...toolsetFields,
+    toolsRefreshedAt: iso,
+    health: toolsetHealthSchema.nullable().meta({ description: 'The last health check; null before the first' }),
+    createdAt: iso,
+    updatedAt: iso,
+    createdBy: z.string().nullable(),
+    updatedBy: z.string().nullable(),
+  })
+  .meta({ id: 'ToolsetSummary' });
+
+export const toolsetSchema = toolsetSummarySchema.extend({ tools: z.array(toolSchema) }).meta({ id: 'Toolset' });
+
+export const toolsetPreviewSchema = z.object({ ...toolsetFields, tools: z.array(toolSchema) }).meta({ id: 'ToolsetPreview' });
+
+export const toolsetRefreshSchema = z.object({
+  toolset: toolsetSchema,
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+  changed: z.array(z.string()),
+});
+
+export const toolCallSchema = z
+  .object({
+    tool: z.string(),
+    isError: z.boolean().meta({ description: "The tool's own failure (still a 200)" }),
+    structuredContent: z.unknown().optional(),
+    text: z.string(),
+    content: z.array(z.looseObject({ type: z.string() })),
+    transport: z.enum(['streamable-http', 'sse', 'stdio']),
+    durationMs: z.number(),
+  })
+  .meta({ id: 'ToolCallResult' });
+
+export const toolParams = z.object({ id: z.string(), tool: z.string().meta({ description: 'The tool name' }) });
+
+const importItem = z.discriminatedUnion('status', [
+  z.object({
+    name: z.string(),
+    status: z.enum(['created', 'valid']),
+    toolsetId: z.string().optional(),
+    kind: z.enum(['http', 'stdio']),
+    transport: z.string(),
+    toolCount: z.number().int(),
+  }),
+  z.object({
+    name: z.string(),
+    status: z.literal('failed'),
+    reason: z.enum(['invalid', 'stdio-disabled', 'unreachable', 'auth-failed', 'not-mcp', 'timeout', 'blocked', 'forbidden', 'error']),
+    code: z.string(),
+    message: z.string(),
+    errors: z.array(z.looseObject({ code: z.string(), message: z.string() })).optional(),
+  }),
+]);
+
+export const toolsetImportSchema = z.object({
+  dryRun: z.boolean(),
+  created: z.number().int(),
+  failed: z.number().int(),
+  items: z.array(importItem),
+});
+
+export const toolsetChangeSchema = z
+  .object({
+    id: z.string(),
+    at: iso,
+    source: z.enum(['list_changed', 'refresh']),
+    added: z.array(z.string()),
+    removed: z.array(z.string()),
+    changed: z.array(z.string()),
+  })
+  .meta({ id: 'ToolsetChange' });
+
+export const toolsetUsageSchema = z.object({
+  toolsetId: z.string(),
+  since: iso,
+  until: iso,
+  calls: z.number().int(),
+  failed: z.number().int(),
+  tools: z.array(
+    z.object({
+      tool: z.string(),
+      calls: z.number().int(),
+      errors: z.record(z.string(), z.number().int()).meta({ description: 'Failed calls by code' }),
+      p50Ms: z.number(),
+      p95Ms: z.number(),
+    }),
+  ),
+});

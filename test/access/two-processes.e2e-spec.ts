@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawnApi } from '../support/api-process.js';
+import { anonymousFetch, bearer, keyOf } from '../support/auth.js';
+import { api } from '../support/http.js';
+import { dropTestData, startApi, testConfig } from '../support/stack.js';
+import { as, createKey } from './support.js';
+
+/** An in-process API and a second API process over the same database and Redis. */
+async function twoApis(overrides: Record<string, string> = {}) {
+  const config = testConfig(overrides);
+  const first = await startApi(config);
+  const second = await spawnApi(config);
+  const close = async () => {
+    await second.stop();
+    await first.app.close();
+    await dropTestData(config);
+  };
+  return { first: first.url, second: second.url, close };
+}
+
+describe('revocation across API processes', () => {
+  let first: string;
+  let second: string;
+  let close: () => Promise<void>;
+
+  // Starting a second API process takes seconds on a loaded machine.
+  beforeAll(async () => {
+    ({ first, second, close } = await twoApis());
+  }, 60_000);
+  afterAll(() => close?.());
+
+  it('refuses a key on the other process with the very next request after its revocation', async () => {
+    const key = await createKey(first, { name: 'to revoke', scopes: ['read'] });
+    expect((await as(key.key)(second, 'GET', '/workflows')).status).toBe(200);
+    expect((await api(first, 'DELETE', `/api-keys/${key.id}`)).status).toBe(204);
+    const refused = await as(key.key)(second, 'GET', '/workflows');
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('UNAUTHENTICATED');
+    expect((await api(second, 'GET', '/workflows', undefined, bearer(keyOf(first)))).status).toBe(200);
+  });
+});
+
+describe('rate limits shared through Redis', () => {
+  let first: string;
+  let second: string;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ first, second, close } = await twoApis({
+      RATE_LIMIT_PER_MINUTE: '6',
+      AUTH_FAILURES_PER_MINUTE: '3',
+      AUTH_FAILURE_BLOCK_SECONDS: '120',
+    }));
+  }, 60_000);
+  afterAll(() => close?.());
+
+  it('answers 429 with Retry-After once a key used its requests of the minute, counted over both processes', async () => {
+    const busy = await createKey(first, { name: 'busy', scopes: ['read'] });
+    const other = await createKey(first, { name: 'other', scopes: ['read'] });
+    const statuses: number[] = [];
+    for (const url of [first, second, first, second, first, second]) statuses.push((await as(busy.key)(url, 'GET', '/workflows')).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+    const limited = await as(busy.key)(first, 'GET', '/workflows');
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe('RATE_LIMITED');
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect((await as(busy.key)(second, 'GET', '/workflows')).status).toBe(429);
+    expect((await as(other.key)(second, 'GET', '/workflows')).status).toBe(200);
+  });
+
+  it('counts failed authentications per address and then blocks the address, whatever key it sends', async () => {
+    const guess = (url: string, n: number) =>
+      anonymousFetch(`${url}/workflows`, { headers: bearer(`mcpf_${String(n).padStart(43, 'g')}`) });
+    expect((await guess(first, 1)).status).toBe(401);
+    expect((await guess(second, 2)).status).toBe(401);
+    expect((await guess(first, 3)).status).toBe(401);
+    const blocked = await guess(second, 4);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(60);
+    const withValidKey = await api(first, 'GET', '/workflows');
+    expect(withValidKey.status).toBe(429);
+    expect(withValidKey.body.code).toBe('RATE_LIMITED');
+    expect((await anonymousFetch(`${first}/health`)).status).toBe(200);
+  });
+});
