@@ -40,9 +40,16 @@ describe('GET /workflows/:id problems: tools that changed since the workflow was
     expect((await api<WorkflowView>(stack.apiUrl, 'GET', `/workflows/${workflowId}`)).body.problems).toEqual([]);
 
     // The server drops `echo` and gives `add` a new required input; a refresh takes the new snapshot.
-    tools.splice(tools.findIndex((tool) => tool.name === 'echo'), 1);
+    tools.splice(
+      tools.findIndex((tool) => tool.name === 'echo'),
+      1,
+    );
     const add = tools.find((tool) => tool.name === 'add') as FixtureTool;
-    add.inputSchema = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' }, c: { type: 'number' } }, required: ['a', 'b', 'c'] };
+    add.inputSchema = {
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number' }, c: { type: 'number' } },
+      required: ['a', 'b', 'c'],
+    };
     const refreshed = await api<{ removed: string[]; changed: string[] }>(stack.apiUrl, 'POST', `/toolsets/${id}/refresh`);
     expect(refreshed.body).toMatchObject({ removed: ['echo'], changed: ['add'] });
 
