@@ -1046,6 +1046,7 @@ export interface operations {
                             prefix: string;
                             scopes: string[];
                             workflows: string[] | null;
+                            mcpServers: string[] | null;
                             expiresAt: string | null;
                             lastUsedAt: string | null;
                             revokedAt: string | null;
@@ -1105,6 +1106,7 @@ export interface operations {
                     name: string;
                     scopes: ("admin" | "write" | "run" | "read" | "mcp")[];
                     workflows?: string[];
+                    mcpServers?: string[];
                     /** Format: date-time */
                     expiresAt?: string;
                 };
@@ -1123,6 +1125,7 @@ export interface operations {
                         prefix: string;
                         scopes: string[];
                         workflows: string[] | null;
+                        mcpServers: string[] | null;
                         expiresAt: string | null;
                         lastUsedAt: string | null;
                         revokedAt: string | null;
@@ -1209,6 +1212,7 @@ export interface operations {
                         prefix: string;
                         scopes: string[];
                         workflows: string[] | null;
+                        mcpServers: string[] | null;
                         expiresAt: string | null;
                         lastUsedAt: string | null;
                         revokedAt: string | null;
@@ -1870,6 +1874,15 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -1890,6 +1903,15 @@ export interface operations {
             };
             /** @description Method not allowed */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1950,6 +1972,15 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -1970,6 +2001,15 @@ export interface operations {
             };
             /** @description Method not allowed */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2030,6 +2070,15 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -2050,6 +2099,15 @@ export interface operations {
             };
             /** @description Method not allowed */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2107,6 +2165,15 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -2142,6 +2209,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
             /** @description A fault of the service (logged with the requestId) */
             500: {
                 headers: {
@@ -2174,6 +2250,15 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -2185,6 +2270,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
