@@ -535,7 +535,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The latest version of a workflow */
+        /** The latest version of a workflow, with the problems it would meet if run now (tools changed since it was saved) */
         get: operations["Workflows_get"];
         /** Store the next immutable version */
         put: operations["Workflows_update"];
@@ -981,6 +981,36 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             updatedBy: string | null;
+        };
+        /** @description The latest version and the problems today's toolsets give it */
+        WorkflowWithProblems: {
+            id: string;
+            version: number;
+            name: string;
+            description: string | null;
+            inputSchema: {
+                [key: string]: unknown;
+            } | null;
+            nodes: ({
+                id: string;
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            edges: ({
+                source: string;
+                target: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            updatedBy: string | null;
+            /** @description What would stop the latest version from running as saved, found now: the save-time checks against the current tool snapshots (a tool gone, a new required input, an input of another type, a deleted toolset or provider); same codes and paths as a 400 WORKFLOW_INVALID. Empty when none. */
+            problems: components["schemas"]["Problem"][];
         };
         WorkflowVersionSummary: {
             version: number;
@@ -3495,7 +3525,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3747,7 +3777,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3962,7 +3992,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4041,7 +4071,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4176,7 +4206,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4537,7 +4567,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4781,7 +4811,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Workflow"];
+                    "application/json": components["schemas"]["WorkflowWithProblems"];
                 };
             };
             /** @description Not found */

@@ -7,7 +7,7 @@ import {
   type EngineLimits,
   type NodeRegistry,
   type RunOutcome,
-  type RunStore,
+  type ExecutionRecord,
 } from '#workflow';
 import {
   APP_CONFIG,
@@ -26,18 +26,11 @@ import {
   type RunErrorDoc,
 } from '#workflow/nest';
 import type { RunHandle } from './active-runs.js';
+import { BufferedRunStore } from './buffered-run-store.js';
 import { createRedactor } from './redact-inputs.js';
 import { RunEventsPublisher } from './run-events-publisher.js';
 import { RunPreparer, type PreparedRun, type RunPlan } from './run-preparation.js';
 import { RunSessions } from './run-sessions.js';
-
-/**
- * On a run's first claim no execution can exist (only a worker that claimed it writes them), so
- * the store skips the read — a scan of the whole collection on FerretDB v1.
- */
-function firstClaimStore(store: RunStore): RunStore {
-  return { loadExecutions: async () => [], saveExecution: (record) => store.saveExecution(record) };
-}
 
 /** How one execution of a job ended, for the processor to tell BullMQ. */
 export type ExecutionResult = 'finished' | 'not-active' | 'handed-back' | 'lost';
@@ -123,6 +116,7 @@ export class RunExecutor {
       });
     }
     const catalog = prepared.toolsets;
+    const store = new BufferedRunStore(this.executions, run.claims === 1);
     const outcome = await runWorkflow({
       runId: handle.runId,
       workflow: version,
@@ -134,7 +128,7 @@ export class RunExecutor {
         clock: systemClock,
         ...(this.extras && { extras: this.extras }),
       },
-      store: run.claims === 1 ? firstClaimStore(this.executions) : this.executions,
+      store,
       limits: this.limits,
       signal: handle.signal,
       startedAt: deadlineStartOf(run).getTime(),
@@ -143,18 +137,31 @@ export class RunExecutor {
     });
     const { status } = outcome;
     const handedOver = handle.cause === 'lease-lost' || handle.cause === 'shutdown';
-    if (status === 'waiting' && !handedOver) return this.pause(run, lease, outcome, prepared);
-    return this.settle(run, lease, handle, { ...outcome, status: status === 'waiting' ? 'canceled' : status }, prepared.close());
+    if (status === 'waiting' && !handedOver) return this.pause(run, lease, outcome, prepared, store.takePending());
+    // Handed over, a waiting outcome writes nothing terminal (settle returns before the status is read).
+    const settled = { ...outcome, status: status === 'waiting' ? 'canceled' : status } as const;
+    return this.settle(run, lease, handle, settled, prepared.close(), store.takePending());
   }
 
-  /** running → waiting: the pool closed (nothing is held open), the request and the answers so far stored. */
-  private async pause(run: RunDoc, lease: string, outcome: RunOutcome, prepared: PreparedRun): Promise<ExecutionResult> {
+  /**
+   * running → waiting: the pool closed (nothing is held open), the deferred records written (the
+   * waiting node's among them: its log item shows the request), then the request and the answers
+   * so far stored on the run.
+   */
+  private async pause(
+    run: RunDoc,
+    lease: string,
+    outcome: RunOutcome,
+    prepared: PreparedRun,
+    pending: ExecutionRecord[],
+  ): Promise<ExecutionResult> {
     const closing = prepared.close();
     const plan = await prepared.input.pauseOn(outcome.waitingNodes ?? [], new Date());
     if (!plan) {
       await closing;
       return this.fail(run, lease, { code: ENGINE_ERROR_CODES.runWorkerFailed, message: 'a node waited for input the worker did not see' });
     }
+    if (pending.length > 0) await this.executions.saveExecutions(pending);
     const { nodesExecuted, nodesSkipped, nodesFailed } = outcome.stats;
     const paused = await this.runs.pause(run, lease, { ...plan, stats: { nodesExecuted, nodesSkipped, nodesFailed } }, closing);
     if (!paused) return 'lost';
@@ -163,17 +170,23 @@ export class RunExecutor {
     return 'finished';
   }
 
-  /** `closing`: the pool's close, done before any write (the terminal write's lease check may overlap it). */
+  /**
+   * `closing`: the pool's close, done before any write (the terminal write's lease check may
+   * overlap it). `pending`: the records the engine deferred and no write carried yet.
+   */
   private async settle(
     run: RunDoc,
     lease: string,
     handle: RunHandle,
     outcome: RunOutcome & { status: RunCompletion['status'] },
     closing: Promise<void>,
+    pending: ExecutionRecord[],
   ): Promise<ExecutionResult> {
     if (handle.cause === 'lease-lost' || handle.cause === 'shutdown') {
       await closing;
       if (handle.cause === 'lease-lost') return 'lost';
+      // Handed back, the run's log keeps what this worker did (a resume would recompute it otherwise).
+      if (pending.length > 0) await this.executions.saveExecutions(pending);
       await this.runs.release(run._id, lease);
       return 'handed-back';
     }
@@ -184,6 +197,7 @@ export class RunExecutor {
       ...(outcome.error && { error: outcome.error }),
       stats: { nodesExecuted, nodesSkipped, nodesFailed },
       finishedAt: new Date(),
+      executions: pending,
     };
     const finished = await this.runs.finish(run, lease, completion, closing);
     if (!finished) return 'lost';

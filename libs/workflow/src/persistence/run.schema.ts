@@ -30,7 +30,8 @@ export interface RunStatsDoc {
 /**
  * One run. Every state change is a single-document update guarded by the expected status (and,
  * for the worker, by its `lease`), so no transaction is needed: a stale writer's update simply
- * matches nothing. Node results live in `node_executions`, not here.
+ * matches nothing. Node results live in `node_executions`, except the last ones: the records
+ * not yet written when the run ended ride on its terminal write, in `finalExecutions`.
  */
 export interface RunDoc {
   _id: Types.ObjectId;
@@ -75,6 +76,8 @@ export interface RunDoc {
   resumedAt?: Date;
   /** When the sweep last confirmed this active run has a live job (or when it was created). */
   checkedAt: Date;
+  /** JSON text: the node executions the terminal write carried (log copies, no resume state). */
+  finalExecutions?: string;
 }
 
 /** Where the run's deadline counts from: its last resume from `waiting`, else its first start. */
@@ -110,6 +113,7 @@ export const RunSchema = new Schema<RunDoc>(
     inputRequest: { type: { nodeId: String, message: String, requestedSchema: String, requestedAt: Date, _id: false } },
     inputState: { type: String },
     resumedAt: { type: Date },
+    finalExecutions: { type: String },
   },
   { collection: 'runs', versionKey: false },
 );
