@@ -177,6 +177,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics of the API and its workers
+         * @description The Prometheus exposition (text format 0.0.4): this API's HTTP, queue-depth and process
+         *     series, plus the runs, nodes, MCP calls and MCP sessions of every live worker, summed (each worker
+         *     also serves its own on its metrics listener). Needs a key with the `metrics` scope (or `admin`).
+         */
+        get: operations["Metrics_scrape"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -631,6 +653,13 @@ export interface components {
             };
             id: null;
         };
+        /** @description One server-sent event (each `data` a JSON text unless the route says otherwise) */
+        ServerSentEvent: {
+            event?: string;
+            data: string;
+            id?: string;
+            retry?: number;
+        };
         Provider: {
             id: string;
             name: string;
@@ -1043,6 +1072,57 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description A fault of the service (logged with the requestId) */
             500: {
                 headers: {
@@ -1073,7 +1153,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    scopes: ("admin" | "write" | "run" | "read" | "mcp")[];
+                    scopes: ("admin" | "write" | "run" | "read" | "mcp" | "metrics")[];
                     workflows?: string[];
                     /** Format: date-time */
                     expiresAt?: string;
@@ -1119,6 +1199,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The body is larger than the limit */
             413: {
                 headers: {
@@ -1130,6 +1244,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1187,6 +1318,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -1198,6 +1363,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1242,6 +1424,40 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -1253,6 +1469,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1481,6 +1714,57 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description A fault of the service (logged with the requestId) */
             500: {
                 headers: {
@@ -1547,6 +1831,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The body is larger than the limit */
             413: {
                 headers: {
@@ -1558,6 +1876,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1604,6 +1939,40 @@ export interface operations {
                     "application/json": components["schemas"]["McpServer"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -1615,6 +1984,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1659,6 +2045,40 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -1670,6 +2090,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1745,6 +2182,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -1773,6 +2244,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1831,8 +2319,32 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The session ended (DELETE) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The request is invalid */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"] | {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1865,6 +2377,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not acceptable (the Accept header) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Unsupported media type (the Content-Type header) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
             /** @description A fault of the service (logged with the requestId) */
@@ -1911,8 +2458,32 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The session ended (DELETE) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The request is invalid */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"] | {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1945,6 +2516,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not acceptable (the Accept header) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Unsupported media type (the Content-Type header) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
             /** @description A fault of the service (logged with the requestId) */
@@ -1991,8 +2597,32 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The session ended (DELETE) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The request is invalid */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"] | {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2025,6 +2655,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not acceptable (the Accept header) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Unsupported media type (the Content-Type header) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
             /** @description A fault of the service (logged with the requestId) */
@@ -2074,6 +2739,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["JsonRpcError"] | {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
@@ -2112,6 +2794,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description A fault of the service (logged with the requestId) */
             500: {
                 headers: {
@@ -2141,7 +2840,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["ServerSentEvent"];
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description The key may not do this */
@@ -2162,6 +2870,23 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description A fault of the service (logged with the requestId) */
             500: {
                 headers: {
@@ -2169,6 +2894,94 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+        };
+    };
+    Metrics_scrape: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The exposition text */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
         };
@@ -2261,6 +3074,57 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description A fault of the service (logged with the requestId) */
             500: {
                 headers: {
@@ -2324,6 +3188,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The body is larger than the limit */
             413: {
                 headers: {
@@ -2335,6 +3233,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2381,6 +3296,40 @@ export interface operations {
                     "application/json": components["schemas"]["Provider"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -2392,6 +3341,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2436,6 +3402,40 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -2464,6 +3464,23 @@ export interface operations {
                         statusCode: 409;
                         /** @enum {string} */
                         code: "PROVIDER_IN_USE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2536,6 +3553,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -2564,6 +3615,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2633,6 +3701,57 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description A fault of the service (logged with the requestId) */
             500: {
                 headers: {
@@ -2673,6 +3792,40 @@ export interface operations {
                     "application/json": components["schemas"]["Run"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -2684,6 +3837,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2728,6 +3898,40 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -2756,6 +3960,23 @@ export interface operations {
                         statusCode: 409;
                         /** @enum {string} */
                         code: "RUN_NOT_FINISHED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2811,6 +4032,40 @@ export interface operations {
                     "application/json": components["schemas"]["Run"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -2839,6 +4094,23 @@ export interface operations {
                         statusCode: 409;
                         /** @enum {string} */
                         code: "RUN_FINISHED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2886,7 +4158,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["ServerSentEvent"];
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
             /** @description Not found */
@@ -2900,6 +4206,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2969,6 +4292,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -2980,6 +4337,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3059,6 +4433,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -3087,6 +4495,23 @@ export interface operations {
                         statusCode: 409;
                         /** @enum {string} */
                         code: "IDEMPOTENCY_KEY_REUSED" | "RUN_NOT_FINISHED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3147,6 +4572,57 @@ export interface operations {
                         statusCode: 400;
                         /** @enum {string} */
                         code: "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3239,6 +4715,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -3249,7 +4742,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "FORBIDDEN" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3284,6 +4777,23 @@ export interface operations {
                         statusCode: 422;
                         /** @enum {string} */
                         code: "MCP_AUTH_FAILED" | "MCP_PROTOCOL_ERROR" | "MCP_TIMEOUT" | "MCP_UNREACHABLE" | "OUTBOUND_BLOCKED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3330,6 +4840,40 @@ export interface operations {
                     "application/json": components["schemas"]["Toolset"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -3341,6 +4885,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3385,6 +4946,40 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -3413,6 +5008,23 @@ export interface operations {
                         statusCode: 409;
                         /** @enum {string} */
                         code: "TOOLSET_IN_USE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3491,6 +5103,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -3501,7 +5130,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "FORBIDDEN" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3576,6 +5205,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description A fault of the service (logged with the requestId) */
             500: {
                 headers: {
@@ -3639,6 +5285,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -3650,6 +5330,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3706,6 +5403,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -3716,7 +5430,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "FORBIDDEN" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3734,6 +5448,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3785,6 +5516,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -3795,7 +5543,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "FORBIDDEN" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3847,6 +5595,23 @@ export interface operations {
                         statusCode: 422;
                         /** @enum {string} */
                         code: "MCP_AUTH_FAILED" | "MCP_PROTOCOL_ERROR" | "MCP_TIMEOUT" | "MCP_UNREACHABLE" | "OUTBOUND_BLOCKED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3920,6 +5685,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -3930,7 +5712,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "FORBIDDEN" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3982,6 +5764,23 @@ export interface operations {
                         statusCode: 422;
                         /** @enum {string} */
                         code: "MCP_AUTH_FAILED" | "MCP_PROTOCOL_ERROR" | "MCP_TIMEOUT" | "MCP_UNREACHABLE" | "OUTBOUND_BLOCKED" | "TOOL_UNUSABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4065,6 +5864,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -4076,6 +5909,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4178,6 +6028,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The body is larger than the limit */
             413: {
                 headers: {
@@ -4189,6 +6073,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4281,6 +6182,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -4291,7 +6209,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "FORBIDDEN" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4326,6 +6244,23 @@ export interface operations {
                         statusCode: 422;
                         /** @enum {string} */
                         code: "MCP_AUTH_FAILED" | "MCP_PROTOCOL_ERROR" | "MCP_TIMEOUT" | "MCP_UNREACHABLE" | "OUTBOUND_BLOCKED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4386,6 +6321,57 @@ export interface operations {
                         statusCode: 400;
                         /** @enum {string} */
                         code: "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4481,6 +6467,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The body is larger than the limit */
             413: {
                 headers: {
@@ -4492,6 +6512,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4538,6 +6575,40 @@ export interface operations {
                     "application/json": components["schemas"]["Workflow"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -4549,6 +6620,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4647,6 +6735,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -4675,6 +6797,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4719,6 +6858,40 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -4730,6 +6903,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4819,6 +7009,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -4864,6 +7088,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4933,6 +7174,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -4944,6 +7219,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5008,6 +7300,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -5019,6 +7345,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5117,6 +7460,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The body is larger than the limit */
             413: {
                 headers: {
@@ -5128,6 +7505,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { connectMcp, validateArguments } from '#mcp';
 import {
+  Metrics,
   ToolCallRepository,
   ToolsetRefreshRequests,
   ToolsetRepository,
@@ -30,6 +31,7 @@ export class CallTool {
     private readonly targets: ToolsetTargets,
     private readonly toolCalls: ToolCallRepository,
     private readonly refreshes: ToolsetRefreshRequests,
+    private readonly metrics: Metrics,
   ) {}
 
   async execute(id: string, toolName: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolCallView> {
@@ -65,6 +67,7 @@ export class CallTool {
 
   /** Usage is a by-product: failing to record it never fails the call. */
   private async recordUsage(call: ToolCallRecord): Promise<void> {
+    this.metrics.mcpCall(call, 'adhoc');
     await this.toolCalls
       .record(call)
       .catch((error: unknown) => this.logger.warn({ err: error, toolsetId: call.toolsetId }, 'tool call not recorded for usage'));

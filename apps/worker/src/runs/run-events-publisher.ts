@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { type RunEvent } from '#workflow';
 import {
   APP_CONFIG,
+  Metrics,
   redisConnectionOptions,
   runEventsChannel,
   toLogItem,
@@ -20,13 +21,17 @@ import {
 export class RunEventsPublisher implements OnApplicationShutdown {
   private readonly redis: Redis;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {
     this.redis = new Redis({ ...redisConnectionOptions(config), enableOfflineQueue: false });
     this.redis.on('error', () => undefined);
   }
 
   /** Engine events, except `run.finished`: that one is published by `runFinished`, once MongoDB has it. */
   engineEvent(event: RunEvent, claim: number): void {
+    this.metrics.runEvent(event, claim);
     const at = new Date(event.at).toISOString();
     switch (event.type) {
       case 'run.started':
@@ -48,6 +53,7 @@ export class RunEventsPublisher implements OnApplicationShutdown {
   }
 
   runFinished(run: RunDoc): void {
+    this.metrics.runFinished(run);
     const view = toRunView(run);
     this.publish({ type: 'run.finished', runId: view.id, at: view.finishedAt ?? new Date().toISOString(), run: view });
   }
