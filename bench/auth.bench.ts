@@ -115,7 +115,16 @@ async function main(): Promise<void> {
     const keys = app.get(ApiKeyRepository);
     for (let i = 0; i < EXTRA_KEYS; i++) {
       const { hash, prefix } = generateApiKey();
-      await keys.create({ name: `bench ${i}`, hash, prefix, scopes: ['read'], workflows: null, expiresAt: null, createdBy: null });
+      await keys.create({
+        name: `bench ${i}`,
+        hash,
+        prefix,
+        scopes: ['read'],
+        workflows: null,
+        mcpServers: null,
+        expiresAt: null,
+        createdBy: null,
+      });
     }
     const manyKeys = { ...(await compare(apiUrl, key)), ...(await parts(app, key)) };
     const result = {

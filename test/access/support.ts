@@ -9,6 +9,7 @@ export interface CreatedKey {
   prefix: string;
   scopes: string[];
   workflows: string[] | null;
+  mcpServers: string[] | null;
   expiresAt: string | null;
   lastUsedAt: string | null;
   revokedAt: string | null;

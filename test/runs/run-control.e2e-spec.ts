@@ -28,6 +28,9 @@ function chain(name: string, nodes: Record<string, unknown>[]) {
   return { name, nodes: all, edges: all.slice(1).map((node, index) => ({ source: all[index].id, target: node.id })) };
 }
 
+const shape = (events: RunStreamEvent[]) =>
+  events.map((event) => `${event.type}:${'nodeId' in event ? event.nodeId : 'item' in event ? event.item.nodeId : ''}`);
+
 describe('runs: cancel, idempotency, retry, wait, events', () => {
   let stack: TestStack;
   let fixture: FixtureServer;
@@ -143,19 +146,14 @@ describe('runs: cancel, idempotency, retry, wait, events', () => {
       name: 'events',
       nodes: [
         { id: 'start', type: 'start' },
-        // The stream connects after the 202; the gate keeps the fork (a ∥ b) after it has subscribed.
-        // A stream that subscribes between two parallel node.started events cannot see the first
-        // until its node finishes (node.started is not stored): see the closing note.
-        slowNode('gate', ts, 1, 300),
         slowNode('a', ts, 3, 250),
         slowNode('b', ts, 5, 250),
         { id: 'join', type: 'template', inputs: { text: { template: '{{a.text}} / {{b.text}}' } } },
         { id: 'end', type: 'end', inputs: { text: { ref: 'join.text' } } },
       ],
       edges: [
-        { source: 'start', target: 'gate' },
-        { source: 'gate', target: 'a' },
-        { source: 'gate', target: 'b' },
+        { source: 'start', target: 'a' },
+        { source: 'start', target: 'b' },
         { source: 'a', target: 'join' },
         { source: 'b', target: 'join' },
         { source: 'join', target: 'end' },
@@ -173,20 +171,50 @@ describe('runs: cancel, idempotency, retry, wait, events', () => {
       const finished = events.filter(
         (event): event is Extract<RunStreamEvent, { type: 'node.finished' }> => event.type === 'node.finished',
       );
-      expect(finished.map((event) => event.item.seq)).toEqual([1, 2, 3, 4, 5, 6]);
-      expect(finished.map((event) => event.item.nodeId)).toEqual(['start', 'gate', 'a', 'b', 'join', 'end']);
+      expect(finished.map((event) => event.item.seq)).toEqual([1, 2, 3, 4, 5]);
+      expect(finished.map((event) => event.item.nodeId)).toEqual(['start', 'a', 'b', 'join', 'end']);
       for (const event of finished) {
         const startedAt = events.findIndex((other) => other.type === 'node.started' && other.nodeId === event.item.nodeId);
         expect(startedAt).toBeGreaterThan(0);
         expect(startedAt).toBeLessThan(events.indexOf(event));
       }
-      expect(events.filter((event) => event.type === 'node.started')).toHaveLength(6);
+      expect(events.filter((event) => event.type === 'node.started')).toHaveLength(5);
       expect(events.filter((event) => event.type === 'run.started')).toHaveLength(1);
     }
-    const shape = (events: RunStreamEvent[]) =>
-      events.map((event) => `${event.type}:${'nodeId' in event ? event.nodeId : 'item' in event ? event.item.nodeId : ''}`);
     expect(shape(replayed)).toEqual(shape(live));
     expect((await api(stack.apiUrl, 'GET', '/runs/0123456789abcdef01234567/events')).status).toBe(404);
+  });
+
+  it('tells a stream that subscribes while nodes run of their starts at once, in the order the replay shows', async () => {
+    // a and g start together; the stream subscribes while they run; b starts once g is done.
+    const id = await createWorkflow(stack.apiUrl, {
+      name: 'late listener',
+      nodes: [
+        { id: 'start', type: 'start' },
+        slowNode('a', ts, 4, 250),
+        slowNode('g', ts, 2, 250),
+        slowNode('b', ts, 2, 250),
+        { id: 'end', type: 'end', inputs: { a: { ref: 'a.text' }, b: { ref: 'b.text' } } },
+      ],
+      edges: [
+        { source: 'start', target: 'a' },
+        { source: 'start', target: 'g' },
+        { source: 'g', target: 'b' },
+        { source: 'a', target: 'end' },
+        { source: 'b', target: 'end' },
+      ],
+    });
+    const callsBefore = fixture.calls('slow');
+    const accepted = await startRun(stack.apiUrl, id);
+    await waitUntil(() => fixture.calls('slow') >= callsBefore + 2, 10_000, 'a and g to start');
+    const live = await readEvents(`${stack.apiUrl}/runs/${accepted.body.id}/events`);
+    const replayed = await readEvents(`${stack.apiUrl}/runs/${accepted.body.id}/events`);
+    expect(shape(live)).toEqual(shape(replayed));
+    // a's start is told before g finishes (it was known then), not only when a finishes.
+    const order = shape(live);
+    expect(order.indexOf('node.started:a')).toBeLessThan(order.indexOf('node.finished:g'));
+    expect(order.indexOf('node.started:g')).toBeLessThan(order.indexOf('node.finished:g'));
+    expect(live.at(-1)).toMatchObject({ type: 'run.finished', run: { status: 'succeeded' } });
   });
 });
 

@@ -3,6 +3,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2 } from '@modelcontextprotocol/client';
+import { anonymousFetch } from './auth.js';
 import { api } from './http.js';
 import { createWorkflow } from './runs.js';
 
@@ -100,9 +101,13 @@ export async function connectV1Sse(
 }
 
 /** SDK v2 in `auto` mode: speaks 2026-07-28 (stateless, server/discover) with a modern server. */
-export async function connectV2(url: string, options: ConstructorParameters<typeof ClientV2>[1] = {}): Promise<ClientV2> {
+export async function connectV2(
+  url: string,
+  options: ConstructorParameters<typeof ClientV2>[1] = {},
+  headers: Record<string, string> = {},
+): Promise<ClientV2> {
   const client = new ClientV2(clientInfo, { ...options, versionNegotiation: { mode: 'auto' } });
-  await client.connect(new StreamableHTTPClientTransportV2(new URL(url)));
+  await client.connect(new StreamableHTTPClientTransportV2(new URL(url), { requestInit: { headers } }));
   expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
   return client;
 }
@@ -112,4 +117,47 @@ export async function closeV1(client: ClientV1): Promise<void> {
   const transport = client.transport;
   if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => undefined);
   await client.close();
+}
+
+/** One request to each MCP entry point of a published server (Streamable HTTP POST/GET/DELETE, legacy SSE stream and messages). */
+export interface McpEntry {
+  name: string;
+  method: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo },
+});
+
+export function mcpEntries(serverUrl: string): McpEntry[] {
+  const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  return [
+    { name: 'Streamable HTTP POST', method: 'POST', url: serverUrl, headers: json, body: INITIALIZE },
+    { name: 'Streamable HTTP GET', method: 'GET', url: serverUrl, headers: { accept: 'text/event-stream' } },
+    { name: 'Streamable HTTP DELETE', method: 'DELETE', url: serverUrl, headers: { 'mcp-session-id': 'a-session' } },
+    { name: 'legacy SSE stream', method: 'GET', url: `${serverUrl}/sse`, headers: { accept: 'text/event-stream' } },
+    {
+      name: 'legacy SSE message',
+      method: 'POST',
+      url: `${serverUrl}/messages?sessionId=00000000-0000-4000-8000-000000000000`,
+      headers: json,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    },
+  ];
+}
+
+/** Sends one entry's request with exactly these credentials (none: no authorization header at all) and reads the whole answer. */
+export async function callEntry(
+  entry: McpEntry,
+  authorization: string | undefined,
+): Promise<{ status: number; body: string; headers: Headers }> {
+  const headers = { ...entry.headers, ...(authorization !== undefined && { authorization }) };
+  const res = await anonymousFetch(entry.url, { method: entry.method, headers, body: entry.body });
+  return { status: res.status, body: await res.text(), headers: res.headers };
 }

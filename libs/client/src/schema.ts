@@ -1045,6 +1045,7 @@ export interface operations {
                             prefix: string;
                             scopes: string[];
                             workflows: string[] | null;
+                            mcpServers: string[] | null;
                             expiresAt: string | null;
                             lastUsedAt: string | null;
                             revokedAt: string | null;
@@ -1155,6 +1156,7 @@ export interface operations {
                     name: string;
                     scopes: ("admin" | "write" | "run" | "read" | "mcp" | "metrics")[];
                     workflows?: string[];
+                    mcpServers?: string[];
                     /** Format: date-time */
                     expiresAt?: string;
                 };
@@ -1173,6 +1175,7 @@ export interface operations {
                         prefix: string;
                         scopes: string[];
                         workflows: string[] | null;
+                        mcpServers: string[] | null;
                         expiresAt: string | null;
                         lastUsedAt: string | null;
                         revokedAt: string | null;
@@ -1310,6 +1313,7 @@ export interface operations {
                         prefix: string;
                         scopes: string[];
                         workflows: string[] | null;
+                        mcpServers: string[] | null;
                         expiresAt: string | null;
                         lastUsedAt: string | null;
                         revokedAt: string | null;
@@ -2403,15 +2407,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 429;
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description A fault of the service (logged with the requestId) */
@@ -2542,15 +2538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 429;
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description A fault of the service (logged with the requestId) */
@@ -2681,15 +2669,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 429;
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description A fault of the service (logged with the requestId) */
@@ -2800,15 +2780,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 429;
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description A fault of the service (logged with the requestId) */
@@ -2876,15 +2848,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 429;
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description A fault of the service (logged with the requestId) */

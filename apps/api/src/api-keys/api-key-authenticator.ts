@@ -10,6 +10,8 @@ export interface Principal {
   scopes: readonly Scope[];
   /** Workflow ids the key is limited to; null = every workflow. */
   workflows: readonly string[] | null;
+  /** MCP server ids the key's `mcp` scope reaches; null = every published server. */
+  mcpServers: readonly string[] | null;
 }
 
 /** `lastUsedAt` is written at most this often per key and process. */
@@ -34,7 +36,7 @@ export class ApiKeyAuthenticator {
     const key = await this.keys.findByHash(hash);
     if (!key || !sameHash(key.hash, hash) || !usable(key, now)) return undefined;
     this.noteUse(key.id, now);
-    return { keyId: key.id, name: key.name, scopes: key.scopes as Scope[], workflows: key.workflows };
+    return { keyId: key.id, name: key.name, scopes: key.scopes as Scope[], workflows: key.workflows, mcpServers: key.mcpServers };
   }
 
   /** Off the request path: not awaited, throttled per process, a failure is logged and forgotten. */

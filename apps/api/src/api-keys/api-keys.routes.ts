@@ -9,6 +9,7 @@ const apiKeySchema = z.object({
   prefix: z.string(),
   scopes: z.array(z.string()),
   workflows: z.array(z.string()).nullable(),
+  mcpServers: z.array(z.string()).nullable(),
   expiresAt: z.string().nullable(),
   lastUsedAt: z.string().nullable(),
   revokedAt: z.string().nullable(),

@@ -20,6 +20,7 @@ export class CreateApiKey {
       prefix,
       scopes: body.scopes,
       workflows: body.workflows ?? null,
+      mcpServers: body.mcpServers ?? null,
       expiresAt: body.expiresAt ?? null,
       createdBy,
     });

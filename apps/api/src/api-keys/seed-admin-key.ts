@@ -31,6 +31,7 @@ export class SeedAdminKey implements OnApplicationBootstrap {
       prefix,
       scopes: ['admin'],
       workflows: null,
+      mcpServers: null,
       expiresAt: null,
       createdBy: null,
     });

@@ -8,7 +8,7 @@ import { createApiKeyBody } from '../api-keys/dto/api-key-requests.js';
 import { parseRequest } from '../common/zod-validation.js';
 
 const USAGE =
-  'usage: node dist/apps/api/src/cli/create-api-key.js --name <name> --scopes admin|write|run|read[,…] [--workflows <id>,…] [--expires-at <ISO date>]';
+  'usage: node dist/apps/api/src/cli/create-api-key.js --name <name> --scopes admin|write|run|read|mcp[,…] [--workflows <id>,…] [--mcp-servers <id>,…] [--expires-at <ISO date>]';
 
 /**
  * One-off: creates an API key straight in the database (MONGO_URL) and prints it once, as JSON
@@ -16,7 +16,13 @@ const USAGE =
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { name: { type: 'string' }, scopes: { type: 'string' }, workflows: { type: 'string' }, 'expires-at': { type: 'string' } },
+    options: {
+      name: { type: 'string' },
+      scopes: { type: 'string' },
+      workflows: { type: 'string' },
+      'mcp-servers': { type: 'string' },
+      'expires-at': { type: 'string' },
+    },
   });
   if (!values.name || !values.scopes) throw new UsageError(USAGE);
   const list = (value: string) =>
@@ -30,6 +36,7 @@ async function main(): Promise<void> {
       name: values.name,
       scopes: list(values.scopes),
       workflows: values.workflows === undefined ? undefined : list(values.workflows),
+      mcpServers: values['mcp-servers'] === undefined ? undefined : list(values['mcp-servers']),
       expiresAt: values['expires-at'],
     },
     'arguments',

@@ -13,6 +13,7 @@ import {
 import { CancelRun } from '../runs/cancel-run.js';
 import { runInputProblems, withDefaults } from '../runs/run-inputs.js';
 import { RunAdmission } from '../runs/run-admission.js';
+import type { McpCaller } from './mcp-callers.js';
 import { PublishedCatalog } from './published-catalog.js';
 
 /** Where a result names its run (`_meta` keys outside the reserved `io.modelcontextprotocol/` prefix). */
@@ -23,7 +24,7 @@ const DEADLINE_MARGIN_MS = 60_000;
 
 export interface ToolCallRequest {
   server: McpServerRecord;
-  keyId: string | null;
+  caller: McpCaller;
   name: string;
   arguments: Record<string, unknown> | undefined;
   progressToken?: string | number;
@@ -76,7 +77,7 @@ export class CallPublishedTool {
   ) {}
 
   async execute(call: ToolCallRequest): Promise<CallToolResult> {
-    const published = await this.catalog.tool(call.server, call.name);
+    const published = await this.catalog.tool(call.server, call.name, call.caller.workflows);
     if (!published) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${call.name}`);
     const schema = published.definition.inputSchema;
     const inputs = withDefaults(schema, call.arguments ?? {});
@@ -98,10 +99,14 @@ export class CallPublishedTool {
         inputs: shown,
         ...(secretInputs && { secretInputs }),
         trigger: { source: 'mcp', mcpServerId: call.server.id },
+        triggeredBy: call.caller.keyId,
       },
       (event) => progress.onEvent(event),
     );
-    this.logger.log({ runId: run.id, mcpServerId: call.server.id, tool: call.name, keyId: call.keyId }, 'MCP tool call started a run');
+    this.logger.log(
+      { runId: run.id, mcpServerId: call.server.id, tool: call.name, keyId: call.caller.keyId },
+      'MCP tool call started a run',
+    );
     try {
       await call.onRunStarted?.(run.id);
       const finished = await this.waitOrAbort(() => watch.until(this.config.limits.runDeadlineMs + DEADLINE_MARGIN_MS, run), call.signal);

@@ -17,7 +17,7 @@ const OWNER_RENEW_MS = 20_000;
 
 interface SessionOwner {
   serverId: string;
-  keyId: string | null;
+  keyId: string;
 }
 
 /**
@@ -63,7 +63,7 @@ export class LegacySseSessions implements BeforeApplicationShutdown, OnApplicati
     // Relative to the stream's URL, so it holds behind a proxy that adds a path prefix.
     const transport = new SseSessionTransport(stream, sessionId, `messages?sessionId=${sessionId}`);
     this.local.set(sessionId, transport);
-    const mcp = this.factory.build({ server, keyId: caller.keyId, serving: { kind: 'sse-session', closed: () => transport.isClosed } });
+    const mcp = this.factory.build({ server, caller, serving: { kind: 'sse-session', closed: () => transport.isClosed } });
     const renew = setInterval(
       () => void this.redis.client.expire(this.ownerKey(sessionId), OWNER_TTL_SECONDS).catch(() => undefined),
       OWNER_RENEW_MS,

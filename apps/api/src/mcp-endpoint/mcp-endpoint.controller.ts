@@ -2,6 +2,7 @@ import { All, Controller, Get, Inject, Logger, Param, Post, Req, Res } from '@ne
 import type { Request, Response } from 'express';
 import { APP_CONFIG, McpServerRepository, type AppConfig, type McpServerRecord } from '#workflow/nest';
 import { Public } from '../api-keys/access.decorators.js';
+import { bearerToken } from '../api-keys/api-key-token.js';
 import { LegacySseSessions } from './legacy-sse.js';
 import { McpCallers, type McpCaller } from './mcp-callers.js';
 import { RequestOrigin } from './request-origin.js';
@@ -76,9 +77,8 @@ export class McpEndpointController {
   private async admit(id: string, req: Request, res: Response): Promise<Admitted | undefined> {
     const originProblem = this.origin.problem(req.headers.host, req.headers.origin);
     if (originProblem) return refuse(res, 403, originProblem);
-    const check = await this.callers.check(req.headers.authorization, id);
-    if (!check.ok)
-      return refuse(res, check.status, check.message, check.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="mcpflow"' } : {});
+    const check = await this.callers.check(bearerToken(req.headers.authorization), id, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    if (!check.ok) return refuse(res, check.status, check.message, check.headers);
     const server = await this.servers.findById(id);
     if (!server) return refuse(res, 404, `MCP server ${id} not found`);
     return { server, caller: check.caller };

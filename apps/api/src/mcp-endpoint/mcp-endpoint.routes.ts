@@ -10,7 +10,7 @@ const message = z.looseObject({ jsonrpc: z.literal('2.0') }).meta({ description:
 const jsonRpcError = z
   .object({ jsonrpc: z.literal('2.0'), error: z.object({ code: z.number(), message: z.string() }), id: z.null() })
   .meta({ id: 'JsonRpcError' });
-const refusals = { 401: jsonRpcError, 403: jsonRpcError, 404: jsonRpcError } as const;
+const refusals = { 401: jsonRpcError, 403: jsonRpcError, 404: jsonRpcError, 429: jsonRpcError } as const;
 /** A body that is not JSON at all is refused by the API's JSON parser, before MCP: the API's error body. */
 const badMessage = z.union([jsonRpcError, errorBody(400, ['MALFORMED_JSON'])]);
 const mcpAnswer = { description: 'The MCP answer: JSON, or an SSE stream of JSON-RPC messages', schema: message };

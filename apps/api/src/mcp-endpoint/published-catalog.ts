@@ -62,14 +62,16 @@ export class PublishedCatalog {
     private readonly catalog: ToolsetCatalog,
   ) {}
 
-  async tools(server: McpServerRecord): Promise<PublishedTool[]> {
-    const tools = await Promise.all(server.tools.map((published) => this.describe(published, true)));
+  /** `workflows`: the caller's key is limited to these; the tools of other workflows do not exist for it. */
+  async tools(server: McpServerRecord, workflows: readonly string[] | null = null): Promise<PublishedTool[]> {
+    const visible = server.tools.filter((published) => workflows === null || workflows.includes(published.workflowId));
+    const tools = await Promise.all(visible.map((published) => this.describe(published, true)));
     return tools.filter((tool): tool is PublishedTool => tool !== undefined);
   }
 
   /** One tool, to call it: its output schema is left out (it costs the reads of the toolsets it derives from). */
-  async tool(server: McpServerRecord, name: string): Promise<PublishedTool | undefined> {
-    const published = server.tools.find((tool) => tool.name === name);
+  async tool(server: McpServerRecord, name: string, workflows: readonly string[] | null = null): Promise<PublishedTool | undefined> {
+    const published = server.tools.find((tool) => tool.name === name && (workflows === null || workflows.includes(tool.workflowId)));
     return published && this.describe(published, false);
   }
 

@@ -4,6 +4,7 @@ import type { McpServerRecord } from '#workflow/nest';
 import { CallPublishedTool } from './call-published-tool.js';
 import { CallRegistry } from './call-registry.js';
 import { isClientTimeout } from './cancel-reason.js';
+import type { McpCaller } from './mcp-callers.js';
 import { PublishedCatalog } from './published-catalog.js';
 
 /** Tools per `tools/list` page; the cursor is the offset of the next page. */
@@ -12,7 +13,7 @@ export const TOOLS_PAGE_SIZE = 100;
 /** What one request (or one legacy SSE session) is served for. */
 export interface McpRequestScope {
   server: McpServerRecord;
-  keyId: string | null;
+  caller: McpCaller;
   /** How this client is served; it decides what an abort of a call means. */
   serving: { kind: 'modern' } | { kind: 'stateless-legacy'; sessionId?: string } | { kind: 'sse-session'; closed(): boolean };
 }
@@ -37,14 +38,15 @@ export class PublishedServerFactory {
   ) {}
 
   build(scope: McpRequestScope): Server {
-    const { server, keyId, serving } = scope;
+    const { server, caller, serving } = scope;
+    const keyId = caller.keyId;
     const mcp = new Server(
       { name: server.name, version: '1.0.0' },
       { capabilities: { tools: { listChanged: true } }, ...(server.description && { instructions: server.description }) },
     );
     mcp.setRequestHandler('tools/list', async (request) => {
       const offset = parseCursor(request.params?.cursor);
-      const tools = await this.catalog.tools(server);
+      const tools = await this.catalog.tools(server, caller.workflows);
       const next = offset + TOOLS_PAGE_SIZE;
       return {
         tools: tools.slice(offset, next).map((published) => published.tool),
@@ -56,7 +58,7 @@ export class PublishedServerFactory {
       const requestId = ctx.mcpReq.id;
       return this.calls.execute({
         server,
-        keyId,
+        caller,
         name: request.params.name,
         arguments: request.params.arguments,
         progressToken: ctx.mcpReq._meta?.progressToken,

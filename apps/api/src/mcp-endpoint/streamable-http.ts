@@ -66,7 +66,7 @@ export class StreamableHttpEndpoint implements BeforeApplicationShutdown {
 
     const signal = untilClientGone(res);
     const scope: RequestScope = { server, caller, sessionId };
-    const authInfo: AuthInfo = { token: '', clientId: caller.keyId ?? 'anonymous', scopes: [], extra: { scope } };
+    const authInfo: AuthInfo = { token: '', clientId: caller.keyId, scopes: [], extra: { scope } };
     const response = await this.handlerOf(server.id).fetch(toWebRequest(req, signal, [SESSION_HEADER]), {
       authInfo,
       ...(req.body !== undefined && { parsedBody: req.body }),
@@ -88,7 +88,7 @@ export class StreamableHttpEndpoint implements BeforeApplicationShutdown {
         ({ era, authInfo }) => {
           const { server, caller, sessionId } = authInfo?.extra?.scope as RequestScope;
           const serving = era === 'modern' ? ({ kind: 'modern' } as const) : ({ kind: 'stateless-legacy', sessionId } as const);
-          return this.factory.build({ server, keyId: caller.keyId, serving });
+          return this.factory.build({ server, caller, serving });
         },
         {
           legacy: 'stateless',

@@ -47,6 +47,8 @@ export interface LaunchRequest {
   /** Sealed secret inputs; `inputs` holds `***` for them. */
   secretInputs?: string;
   trigger: NonNullable<NewRun['trigger']>;
+  /** Id of the API key asking (the run's `triggeredBy`, as for REST runs). */
+  triggeredBy?: string;
 }
 
 export interface LaunchedRun {

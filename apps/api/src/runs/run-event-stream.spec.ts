@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ExecutionRecord } from '#workflow';
 import type { RunDoc, RunStreamEvent } from '#workflow/nest';
-import { newStoredId, toLogItem, toStoredId } from '#workflow/nest';
+import { newStoredId, toLogItem, toRunView, toStoredId } from '#workflow/nest';
 import { RunEventStream, type RunStateSource } from './run-event-stream.js';
 
 const runId = newStoredId().toHexString();
@@ -71,19 +71,20 @@ function harness() {
 }
 
 const at = (ms: number) => new Date(ms).toISOString();
-const finishedEvent = (item: ExecutionRecord): RunStreamEvent => ({
+const finishedEvent = (item: ExecutionRecord): Extract<RunStreamEvent, { type: 'node.finished' }> => ({
   type: 'node.finished',
   runId,
   at: at(item.finishedAt),
   item: toLogItem(item),
 });
-const startedEvent = (nodeId: string, ms: number): RunStreamEvent => ({
+const startedEvent = (nodeId: string, ms: number, running: string[] = [], runningAt = ms): RunStreamEvent => ({
   type: 'node.started',
   runId,
   at: at(ms),
   nodeId,
   nodeType: 'template',
   attempt: 1,
+  ...(running.length > 0 && { running: running.map((id) => ({ nodeId: id, nodeType: 'template', attempt: 1, at: at(runningAt) })) }),
 });
 
 describe('RunEventStream', () => {
@@ -201,5 +202,71 @@ describe('RunEventStream', () => {
     expect(ended()).toBe(true);
     await stream.live(startedEvent('z', T0 + 99));
     expect(labels()).toHaveLength(4);
+  });
+
+  it('announces at once the start of a node that was running when it subscribed (between two parallel starts)', async () => {
+    const { source, stream, labels, sent } = harness();
+    source.state.records = [record(1, 'start', T0 + 2, T0 + 3)];
+    // The worker started a at T0+4 (before this connection listened), then b at T0+5.
+    await stream.replay();
+    await stream.live(startedEvent('b', T0 + 5, ['a'], T0 + 4));
+    expect(labels()).toEqual(['run.started', 'node.started:start', 'node.finished:1', 'node.started:a', 'node.started:b']);
+    expect(sent.every((event) => !('running' in event))).toBe(true);
+    // a's own record later: its start went out already, not again.
+    const a = record(2, 'a', T0 + 4, T0 + 20);
+    source.state.records.push(a);
+    await stream.live({ ...finishedEvent(a), running: [{ nodeId: 'b', nodeType: 'template', attempt: 1, at: at(T0 + 5) }] });
+    expect(labels().slice(5)).toEqual(['node.finished:2']);
+  });
+
+  it('puts the missed starts of running nodes before a live node.finished, as the replay orders them', async () => {
+    const { source, stream, labels } = harness();
+    source.state.records = [record(1, 'start', T0 + 2, T0 + 3)];
+    await stream.replay();
+    // a (T0+4) and b (T0+5) both started before the connection listened; b finishes first.
+    const b = record(2, 'b', T0 + 5, T0 + 9);
+    source.state.records.push(b);
+    await stream.live({ ...finishedEvent(b), running: [{ nodeId: 'a', nodeType: 'template', attempt: 1, at: at(T0 + 4) }] });
+    const live = labels();
+    expect(live).toEqual(['run.started', 'node.started:start', 'node.finished:1', 'node.started:a', 'node.started:b', 'node.finished:2']);
+    const a = record(3, 'a', T0 + 4, T0 + 12);
+    source.state.records.push(a);
+    source.state.run = runDoc('succeeded');
+    await stream.live(finishedEvent(a));
+    await stream.live({ type: 'run.finished', runId, at: at(T0 + 100), run: toRunView(runDoc('succeeded')) });
+    const replayed = harness();
+    Object.assign(replayed.source.state, source.state);
+    await replayed.stream.replay();
+    expect(replayed.labels()).toEqual(labels());
+  });
+
+  it('sends live node.finished events ahead of MongoDB (records not written yet), in seq order', async () => {
+    const { source, stream, labels } = harness();
+    await stream.replay();
+    const [start, t] = [record(1, 'start', T0 + 2, T0 + 2), record(2, 't', T0 + 2, T0 + 3)];
+    await stream.live(startedEvent('start', T0 + 2));
+    await stream.live(finishedEvent(start));
+    // t's node.started was lost: rebuilt from its item, MongoDB still holds nothing.
+    await stream.live(finishedEvent(t));
+    expect(source.state.records).toEqual([]);
+    expect(labels()).toEqual(['run.started', 'node.started:start', 'node.finished:1', 'node.started:t', 'node.finished:2']);
+  });
+
+  it('holds a live node.finished after a gap until the missing one is known, then sends both in order', async () => {
+    const { stream, labels } = harness();
+    await stream.replay();
+    const [a, b] = [record(1, 'a', T0 + 2, T0 + 3), record(2, 'b', T0 + 2, T0 + 4)];
+    await stream.live(finishedEvent(b));
+    expect(labels()).toEqual(['run.started']);
+    await stream.live(finishedEvent(a));
+    expect(labels()).toEqual(['run.started', 'node.started:a', 'node.started:b', 'node.finished:1', 'node.finished:2']);
+  });
+
+  it('replays a start in the same millisecond as the finish before it after that finish', async () => {
+    const { source, stream, labels } = harness();
+    source.state.records = [record(1, 'start', T0 + 2, T0 + 2), record(2, 'a', T0 + 2, T0 + 5)];
+    source.state.run = runDoc('succeeded');
+    await stream.replay();
+    expect(labels()).toEqual(['run.started', 'node.started:start', 'node.finished:1', 'node.started:a', 'node.finished:2', 'run.finished']);
   });
 });

@@ -10,6 +10,7 @@ import {
   toRunView,
   type AppConfig,
   type RunDoc,
+  type RunningNode,
   type RunStreamEvent,
 } from '#workflow/nest';
 
@@ -29,27 +30,49 @@ export class RunEventsPublisher implements OnApplicationShutdown {
     this.redis.on('error', () => undefined);
   }
 
-  /** Engine events, except `run.finished`: that one is published by `runFinished`, once MongoDB has it. */
-  engineEvent(event: RunEvent, claim: number): void {
-    this.metrics.runEvent(event, claim);
-    const at = new Date(event.at).toISOString();
-    switch (event.type) {
-      case 'run.started':
-        return this.publish({ type: 'run.started', runId: event.runId, at, claim, resumedExecutions: event.resumedExecutions });
-      case 'node.started':
-        return this.publish({
-          type: 'node.started',
-          runId: event.runId,
-          at,
-          nodeId: event.nodeId,
-          nodeType: event.nodeType,
-          attempt: event.attempt,
-        });
-      case 'node.finished':
-        return this.publish({ type: 'node.finished', runId: event.runId, at, item: toLogItem(event.record) });
-      case 'run.finished':
-        return;
-    }
+  /**
+   * The publisher of one engine run (one claim): engine events, except `run.finished` (published
+   * by `runFinished` once MongoDB has it). It keeps the nodes in flight, which each node event
+   * carries (`running`), so that a listener that subscribed while they ran learns of them at once.
+   */
+  engineEvents(claim: number): (event: RunEvent) => void {
+    const running = new Map<string, RunningNode>();
+    const others = (nodeId: string): RunningNode[] => [...running.values()].filter((node) => node.nodeId !== nodeId);
+    return (event) => {
+      this.metrics.runEvent(event, claim);
+      const at = new Date(event.at).toISOString();
+      switch (event.type) {
+        case 'run.started':
+          return this.publish({ type: 'run.started', runId: event.runId, at, claim, resumedExecutions: event.resumedExecutions });
+        case 'node.started': {
+          const { nodeId, nodeType, attempt } = event;
+          const list = others(nodeId);
+          running.set(nodeId, { nodeId, nodeType, attempt, at });
+          return this.publish({
+            type: 'node.started',
+            runId: event.runId,
+            at,
+            nodeId,
+            nodeType,
+            attempt,
+            ...(list.length > 0 && { running: list }),
+          });
+        }
+        case 'node.finished': {
+          running.delete(event.record.nodeId);
+          const list = others(event.record.nodeId);
+          return this.publish({
+            type: 'node.finished',
+            runId: event.runId,
+            at,
+            item: toLogItem(event.record),
+            ...(list.length > 0 && { running: list }),
+          });
+        }
+        case 'run.finished':
+          return;
+      }
+    };
   }
 
   runFinished(run: RunDoc): void {

@@ -137,7 +137,7 @@ export class RunExecutor {
       limits: this.limits,
       signal: handle.signal,
       startedAt: (run.startedAt ?? run.createdAt).getTime(),
-      onEvent: (event) => this.publisher.engineEvent(event, run.claims),
+      onEvent: this.publisher.engineEvents(run.claims),
       redact: await createRedactor(version, catalog),
     });
     return this.settle(run, lease, handle, outcome, prepared.close());

@@ -22,7 +22,8 @@ export interface NodeExecutionPlan {
   trackAttempt(controller: AbortController): () => void;
   published: PublishedValues;
   runInputs: Record<string, unknown>;
-  onAttemptStarted(attempt: number): void;
+  /** `at`: the first attempt's is the execution's `startedAt`, so that a start rebuilt from the record matches the live one. */
+  onAttemptStarted(attempt: number, at: number): void;
 }
 
 interface AttemptFacts {
@@ -91,7 +92,7 @@ export async function executeNode(plan: NodeExecutionPlan): Promise<NodeExecutio
   const maxAttempts = node.retry?.maxAttempts ?? 1;
   let inputs: Record<string, unknown> = {};
   for (let attempt = 1; ; attempt += 1) {
-    plan.onAttemptStarted(attempt);
+    plan.onAttemptStarted(attempt, attempt === 1 ? startedAt : services.clock.now());
     // Only a node with its own timeout needs a signal of its own (see runAttempt).
     const attemptController = node.timeoutMs === undefined ? undefined : new AbortController();
     const signal = attemptController?.signal ?? runSignal;

@@ -189,8 +189,7 @@ class WorkflowRun {
         },
         published: (nodeId) => this.published.get(nodeId),
         runInputs: this.options.inputs,
-        onAttemptStarted: (attempt) =>
-          this.emit({ type: 'node.started', runId, at: services.clock.now(), nodeId: node.id, nodeType: node.type, attempt }),
+        onAttemptStarted: (attempt, at) => this.emit({ type: 'node.started', runId, at, nodeId: node.id, nodeType: node.type, attempt }),
       });
       await this.settleNode(node, outcome);
     } finally {

@@ -8,7 +8,10 @@ import { API_KEY_MODEL, type ApiKeyDocument } from './api-key.schema.js';
 /** An API key as it may leave the store: everything but the hash. */
 export type ApiKeyRecord = Omit<ApiKeyDocument, '_id' | 'hash' | 'updatedAt'> & { id: string };
 
-export type NewApiKey = Pick<ApiKeyDocument, 'name' | 'hash' | 'prefix' | 'scopes' | 'workflows' | 'expiresAt' | 'createdBy'>;
+export type NewApiKey = Pick<
+  ApiKeyDocument,
+  'name' | 'hash' | 'prefix' | 'scopes' | 'workflows' | 'mcpServers' | 'expiresAt' | 'createdBy'
+>;
 
 /** A key found by its hash, with the stored hash for the caller's constant-time comparison. */
 export type StoredApiKey = ApiKeyRecord & { hash: string };
@@ -20,6 +23,7 @@ function recordOf(doc: ApiKeyDocument): ApiKeyRecord {
     prefix: doc.prefix,
     scopes: [...doc.scopes],
     workflows: doc.workflows ? [...doc.workflows] : null,
+    mcpServers: doc.mcpServers ? [...doc.mcpServers] : null,
     expiresAt: doc.expiresAt ?? null,
     lastUsedAt: doc.lastUsedAt ?? null,
     revokedAt: doc.revokedAt ?? null,

@@ -17,6 +17,8 @@ export interface ApiKeyDocument {
   scopes: string[];
   /** Workflow ids the key is limited to; null = every workflow. */
   workflows: string[] | null;
+  /** MCP server ids the key's `mcp` scope reaches; null = every published server. */
+  mcpServers: string[] | null;
   expiresAt: Date | null;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -33,6 +35,7 @@ export const ApiKeySchema = new Schema<ApiKeyDocument>(
     prefix: { type: String, required: true },
     scopes: { type: [String], required: true },
     workflows: { type: [String], default: null },
+    mcpServers: { type: [String], default: null },
     expiresAt: { type: Date, default: null },
     lastUsedAt: { type: Date, default: null },
     revokedAt: { type: Date, default: null },

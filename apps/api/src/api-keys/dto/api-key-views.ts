@@ -5,6 +5,6 @@ export type ApiKeyView = ApiKeyRecord;
 
 /** Copies the shown fields only, so nothing else a record may carry (a hash) can leave. */
 export function apiKeyView(record: ApiKeyRecord): ApiKeyView {
-  const { id, name, prefix, scopes, workflows, expiresAt, lastUsedAt, revokedAt, createdBy, createdAt } = record;
-  return { id, name, prefix, scopes, workflows, expiresAt, lastUsedAt, revokedAt, createdBy, createdAt };
+  const { id, name, prefix, scopes, workflows, mcpServers, expiresAt, lastUsedAt, revokedAt, createdBy, createdAt } = record;
+  return { id, name, prefix, scopes, workflows, mcpServers, expiresAt, lastUsedAt, revokedAt, createdBy, createdAt };
 }
