@@ -73,9 +73,10 @@ log "fuzz: schemathesis $SCHEMATHESIS_VERSION, every operation, ≤ $MAX_EXAMPLE
 REVOKE=ApiKeys_revoke
 fuzz() { # budget in seconds, then schemathesis arguments…
   local budget=$1; shift
-  timeout --signal=TERM $((budget * 2)) "$VENV/bin/st" run "http://127.0.0.1:$PORT/openapi.json" \
+  # From the scratch folder: Schemathesis keeps state (.schemathesis/) in its working directory.
+  (cd "$WORK" && timeout --signal=TERM $((budget * 2)) "$VENV/bin/st" run "http://127.0.0.1:$PORT/openapi.json" \
     --header "Authorization: Bearer $KEY" --checks "$CHECKS" --max-examples "$MAX_EXAMPLES" --max-time "$budget" \
-    --workers 2 --request-timeout 20 --generation-database none --no-color "${SEED_ARGS[@]}" "$@" 2>&1 | tee -a "$WORK/st.log"
+    --workers 2 --request-timeout 20 --generation-database none --no-color "${SEED_ARGS[@]}" "$@") 2>&1 | tee -a "$WORK/st.log"
   return "${PIPESTATUS[0]}"
 }
 fuzz "$MAX_SECONDS" --exclude-operation-id "$REVOKE"
