@@ -138,9 +138,11 @@ describe('GET /metrics on the API and on the worker', () => {
     ])
       expect([name, has(workerAfter.samples, name)]).toEqual([name, true]);
 
-    // The API sums the workers' pushes (one soon after each run): poll until they show, within a bound.
+    // The API sums the workers' pushes (one soon after each run ends, so a push may fall between the
+    // two runs): poll until both runs show, within a bound.
     let apiAfter = await scrapeApi();
-    for (let attempt = 0; attempt < 100 && moved(beforeApi, apiAfter.samples).started < 2; attempt++) {
+    const seen = () => JSON.stringify(moved(beforeApi, apiAfter.samples)) === JSON.stringify(expected);
+    for (let attempt = 0; attempt < 100 && !seen(); attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       apiAfter = await scrapeApi();
     }

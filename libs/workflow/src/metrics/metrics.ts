@@ -34,11 +34,26 @@ const RUN_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 180
 const CALL_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 const HTTP_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
+let processRegistry: Registry | undefined;
+
+/**
+ * Node's default metrics (CPU, memory, event loop, GC) belong to the process, not to one
+ * application: registered once, since tests boot many APIs and workers in one process, and
+ * prom-client's collectors (GC observer, event-loop monitor) are never stopped.
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 /**
  * The Prometheus series of one process (API or worker); other code tells it what happened with
  * one call. Two registries: `work` (runs, nodes, MCP calls and sessions: what a worker pushes for
- * the API to sum, see worker-snapshots.ts) and `service` (process, HTTP, queue depth: this
- * process's own). Labels never carry run ids; toolset ids, tool names, node types and error codes
+ * the API to sum, see worker-snapshots.ts) and `service` (HTTP, queue depth: this application's
+ * own), beside the process's default metrics. Labels never carry run ids; toolset ids, tool names, node types and error codes
  * are capped (BoundedLabel), so the number of series stays bounded whatever the input.
  */
 @Injectable()
@@ -127,7 +142,6 @@ export class Metrics {
         for (const state of QUEUE_STATES) if (found?.[state] !== undefined) this.set({ state }, found[state]);
       },
     });
-    collectDefaultMetrics({ register: this.service });
   }
 
   /** Engine events as the worker publishes them (`claim`: which claim of the run this is; 1 = its start). */
@@ -182,6 +196,6 @@ export class Metrics {
   /** The exposition text: this process's series, its `work` ones summed with `others` (workers' snapshots). */
   async exposition(others: object[][] = []): Promise<string> {
     const work = others.length ? AggregatorRegistry.aggregate([await this.workSnapshot(), ...others]) : this.work;
-    return `${await this.service.metrics()}\n${await work.metrics()}`;
+    return [await processMetrics().metrics(), await this.service.metrics(), await work.metrics()].join('\n');
   }
 }
