@@ -34,6 +34,7 @@ export interface ToolsetSummary {
   transport: TransportMode | 'stdio';
   resolvedTransport: ResolvedToolsetTransport;
   timeoutMs?: number;
+  refreshIntervalMs?: number;
   serverInfo: ServerInfo;
   toolCount: number;
   toolsRefreshedAt: Date;
@@ -92,6 +93,7 @@ export function connectionSecrets(connection: {
 export type NewToolset = {
   name: string;
   timeoutMs?: number;
+  refreshIntervalMs?: number;
   listing: ToolsetListingInput;
   /** Id of the API key creating it. */
   createdBy?: string;
@@ -110,6 +112,8 @@ export interface ToolsetChanges {
   transport?: TransportMode;
   /** null removes the toolset's own timeout (the configured default applies). */
   timeoutMs?: number | null;
+  /** null turns the periodic refresh off. */
+  refreshIntervalMs?: number | null;
   listing?: ToolsetListingInput;
   /** Id of the API key making the change. */
   updatedBy?: string;
@@ -135,6 +139,7 @@ export function toolsetSummaryOf(doc: ToolsetDocument): ToolsetSummary {
     updatedAt: doc.updatedAt,
   };
   if (typeof doc.timeoutMs === 'number') summary.timeoutMs = doc.timeoutMs;
+  if (typeof doc.refreshIntervalMs === 'number') summary.refreshIntervalMs = doc.refreshIntervalMs;
   if (doc.health) summary.health = doc.health;
   if (doc.kind === 'stdio')
     Object.assign(summary, {

@@ -49,6 +49,7 @@ export class ToolsetRepository {
       name: input.name,
       ...where,
       timeoutMs: input.timeoutMs,
+      refreshIntervalMs: input.refreshIntervalMs,
       ...this.listingFields(input.listing),
       revision: 1,
       createdBy: input.createdBy ?? null,
@@ -112,6 +113,8 @@ export class ToolsetRepository {
     if (changes.process !== undefined) set.process = changes.process;
     if (changes.timeoutMs === null) unset.timeoutMs = 1;
     else if (changes.timeoutMs !== undefined) set.timeoutMs = changes.timeoutMs;
+    if (changes.refreshIntervalMs === null) unset.refreshIntervalMs = 1;
+    else if (changes.refreshIntervalMs !== undefined) set.refreshIntervalMs = changes.refreshIntervalMs;
     if (changes.listing) Object.assign(set, this.listingFields(changes.listing));
     if (changes.updatedBy !== undefined) set.updatedBy = changes.updatedBy;
     const update = { $set: set, $inc: { revision: 1 }, ...(Object.keys(unset).length ? { $unset: unset } : {}) };
@@ -126,6 +129,15 @@ export class ToolsetRepository {
   async allIds(): Promise<string[]> {
     const docs = await this.model.find({}, { _id: 1 }).sort({ _id: 1 }).lean<Pick<ToolsetDocument, '_id'>[]>().exec();
     return docs.map((doc) => String(doc._id));
+  }
+
+  /** The toolsets refreshed periodically, with their interval (the workers' schedules follow them). */
+  async refreshIntervals(): Promise<Map<string, number>> {
+    const docs = await this.model
+      .find({ refreshIntervalMs: { $gt: 0 } }, { refreshIntervalMs: 1 })
+      .lean<Pick<ToolsetDocument, '_id' | 'refreshIntervalMs'>[]>()
+      .exec();
+    return new Map(docs.map((doc) => [String(doc._id), doc.refreshIntervalMs ?? 0]));
   }
 
   /**
