@@ -748,6 +748,8 @@ export interface components {
             toolCount: number;
             /** Format: date-time */
             toolsRefreshedAt: string;
+            /** @description The periodic refresh of the tool snapshot, in ms; null = on list_changed and by hand only */
+            refreshIntervalMs: number | null;
             /** @description The last health check; null before the first */
             health: components["schemas"]["ToolsetHealth"] | null;
             /** Format: date-time */
@@ -806,6 +808,8 @@ export interface components {
             toolCount: number;
             /** Format: date-time */
             toolsRefreshedAt: string;
+            /** @description The periodic refresh of the tool snapshot, in ms; null = on list_changed and by hand only */
+            refreshIntervalMs: number | null;
             /** @description The last health check; null before the first */
             health: components["schemas"]["ToolsetHealth"] | null;
             /** Format: date-time */
@@ -854,8 +858,11 @@ export interface components {
             id: string;
             /** Format: date-time */
             at: string;
-            /** @enum {string} */
-            source: "list_changed" | "refresh";
+            /**
+             * @description list_changed: a notification; refresh: POST /toolsets/:id/refresh; scheduled: the periodic refresh
+             * @enum {string}
+             */
+            source: "list_changed" | "refresh" | "scheduled";
             added: string[];
             removed: string[];
             changed: string[];
@@ -3318,6 +3325,8 @@ export interface operations {
                      */
                     transport?: "auto" | "streamable-http" | "sse";
                     timeoutMs?: number;
+                    /** @description Take a new tool snapshot this often (ms; at least TOOLSET_REFRESH_MIN_INTERVAL_MS, 60000 by default) */
+                    refreshIntervalMs?: number;
                 } | {
                     name?: string;
                     command: string;
@@ -3333,6 +3342,8 @@ export interface operations {
                      */
                     process?: "per-run" | "per-worker";
                     timeoutMs?: number;
+                    /** @description Take a new tool snapshot this often (ms; at least TOOLSET_REFRESH_MIN_INTERVAL_MS, 60000 by default) */
+                    refreshIntervalMs?: number;
                 };
             };
         };
@@ -3585,6 +3596,7 @@ export interface operations {
                     /** @enum {string} */
                     process?: "per-run" | "per-worker";
                     timeoutMs?: number | null;
+                    refreshIntervalMs?: number | null;
                 };
             };
         };
@@ -4360,6 +4372,8 @@ export interface operations {
                      */
                     transport?: "auto" | "streamable-http" | "sse";
                     timeoutMs?: number;
+                    /** @description Take a new tool snapshot this often (ms; at least TOOLSET_REFRESH_MIN_INTERVAL_MS, 60000 by default) */
+                    refreshIntervalMs?: number;
                 } | {
                     name?: string;
                     command: string;
@@ -4375,6 +4389,8 @@ export interface operations {
                      */
                     process?: "per-run" | "per-worker";
                     timeoutMs?: number;
+                    /** @description Take a new tool snapshot this often (ms; at least TOOLSET_REFRESH_MIN_INTERVAL_MS, 60000 by default) */
+                    refreshIntervalMs?: number;
                 };
             };
         };

@@ -68,6 +68,8 @@ const envSchema = z.object({
   OUTBOUND_ALLOW: z.string().default(''),
   OUTBOUND_DENY: z.string().default(''),
   TOOLSET_HEALTH_INTERVAL_MS: int(0),
+  TOOLSET_REFRESH_MIN_INTERVAL_MS: int(60_000, 100),
+  TOOL_CALL_RETENTION_MAX_AGE: duration('30d'),
   STDIO_TOOLSETS: z.enum(['on', 'off']).default('off'),
   STDIO_COMMANDS: z.string().default(''),
   STDIO_WORK_DIR: z.string().default(join(tmpdir(), 'mcpflow-stdio')),
@@ -100,8 +102,11 @@ export type AppConfig = Readonly<{
   worker: { concurrency: number; shutdownGraceMs: number };
   /** Run recovery: BullMQ stalled-job detection and the worker's sweep of runs without a live job. */
   recovery: { lockDurationMs: number; stalledIntervalMs: number; maxStalledCount: number; sweepIntervalMs: number; requeueAfterMs: number };
-  /** Pruning of finished runs: by age and by count, whichever comes first; 0 = no limit (both 0 = off). */
-  retention: { maxAgeMs: number; maxCount: number; intervalMs: number };
+  /**
+   * Pruning of finished runs: by age and by count, whichever comes first; 0 = no limit (both 0 = off).
+   * `toolCallMaxAgeMs`: tool-call records (usage) older than this go in the same passes; 0 = kept.
+   */
+  retention: { maxAgeMs: number; maxCount: number; intervalMs: number; toolCallMaxAgeMs: number };
   limits: {
     maxNodeExecutions: number;
     runDeadlineMs: number;
@@ -112,6 +117,8 @@ export type AppConfig = Readonly<{
   outbound: { allow: string[]; deny: string[] };
   /** Periodic health checks of every toolset by one worker at a time; 0 = off. */
   toolsetHealthIntervalMs: number;
+  /** The smallest `refreshIntervalMs` a toolset may ask for. */
+  toolsetRefreshMinIntervalMs: number;
   /** Local (stdio) toolsets: off unless enabled, and then only the listed commands (names or absolute paths). */
   stdio: { enabled: boolean; commands: string[]; workDir: string };
   logLevel: string;
@@ -163,7 +170,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sweepIntervalMs: e.RUN_SWEEP_INTERVAL_MS,
       requeueAfterMs: e.RUN_REQUEUE_AFTER_MS,
     },
-    retention: { maxAgeMs: e.RUN_RETENTION_MAX_AGE, maxCount: e.RUN_RETENTION_MAX_COUNT, intervalMs: e.RUN_RETENTION_INTERVAL_MS },
+    retention: {
+      maxAgeMs: e.RUN_RETENTION_MAX_AGE,
+      maxCount: e.RUN_RETENTION_MAX_COUNT,
+      intervalMs: e.RUN_RETENTION_INTERVAL_MS,
+      toolCallMaxAgeMs: e.TOOL_CALL_RETENTION_MAX_AGE,
+    },
     limits: {
       maxNodeExecutions: e.RUN_MAX_NODE_EXECUTIONS,
       runDeadlineMs: e.RUN_DEADLINE_MS,
@@ -173,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     outbound: { allow: list(e.OUTBOUND_ALLOW), deny: list(e.OUTBOUND_DENY) },
     toolsetHealthIntervalMs: e.TOOLSET_HEALTH_INTERVAL_MS,
+    toolsetRefreshMinIntervalMs: e.TOOLSET_REFRESH_MIN_INTERVAL_MS,
     stdio: { enabled: e.STDIO_TOOLSETS === 'on', commands: list(e.STDIO_COMMANDS), workDir: e.STDIO_WORK_DIR },
     logLevel: e.LOG_LEVEL,
     auth: {
