@@ -58,7 +58,7 @@ describe('periodic refresh of a toolset (refreshIntervalMs)', () => {
       }),
     ]);
     secondWorker = await startWorker(stack.config);
-    const options = { connection: redisConnectionOptions(stack.config), prefix: stack.config.queuePrefix };
+    const options = { connection: redisConnectionOptions(stack.config, true), prefix: stack.config.queuePrefix };
     queue = new Queue(TOOLSET_REFRESH_QUEUE_NAME, options);
     events = new QueueEvents(TOOLSET_REFRESH_QUEUE_NAME, options);
     events.on('completed', ({ returnvalue }) => outcomes.push(String(returnvalue)));
