@@ -41,6 +41,34 @@ function crashFlow(ts: string, slowSteps: number) {
   return { name: 'crash', nodes, edges: nodes.slice(1).map((node, index) => ({ source: nodes[index].id, target: node.id })) };
 }
 
+/** start → first (add) → note (template: pure, its record waits for the next write) → slow → third (echo) → end. */
+function pureThenSlowFlow(ts: string) {
+  const nodes = [
+    { id: 'start', type: 'start' },
+    { id: 'first', type: 'mcpTool', config: { toolsetId: ts, tool: 'add' }, inputs: { a: { value: 1 }, b: { value: 2 } } },
+    { id: 'note', type: 'template', inputs: { text: { template: 'sum {{first.result.sum}}' } } },
+    { id: 'slow', type: 'mcpTool', config: { toolsetId: ts, tool: 'slow' }, inputs: { steps: { value: 30 }, stepMs: { value: 100 } } },
+    { id: 'third', type: 'mcpTool', config: { toolsetId: ts, tool: 'echo' }, inputs: { message: { ref: 'note.text' } } },
+    { id: 'end', type: 'end', inputs: { said: { ref: 'third.text' } } },
+  ];
+  return { name: 'pure then slow', nodes, edges: nodes.slice(1).map((node, index) => ({ source: nodes[index].id, target: node.id })) };
+}
+
+/** The nodes whose executions `node_executions` holds for the run, in seq order. */
+async function storedNodes(config: AppConfig, runId: string): Promise<string[]> {
+  const connection = await mongoose.createConnection(config.mongoUrl, { serverSelectionTimeoutMS: 3000 }).asPromise();
+  try {
+    const records = await connection
+      .collection('node_executions')
+      .find({ runId: new mongoose.Types.ObjectId(runId) })
+      .sort({ seq: 1 })
+      .toArray();
+    return records.map((record) => String(record.nodeId));
+  } finally {
+    await connection.close();
+  }
+}
+
 /** The MCP sessions the run has on record in `run_mcp_sessions` (the API never shows them). */
 async function recordedSessions(config: AppConfig, runId: string): Promise<unknown[]> {
   const connection = await mongoose.createConnection(config.mongoUrl, { serverSelectionTimeoutMS: 3000 }).asPromise();
@@ -120,6 +148,35 @@ describe('durability: a worker process dies or stops mid-run', () => {
     // The resuming worker ended the killed one's session before it started; its own closed with the run.
     await expectNoSessions(fixture);
     expect(await recordedSessions(config, run.body.id)).toEqual([]);
+  }, 60_000);
+
+  it('SIGKILL after a pure node whose record was waiting for the next write: the resumed run computes it again and repeats no finished call', async () => {
+    const doomed = await spawnWorker(config);
+    processes.push(doomed);
+    const id = await createWorkflow(apiUrl, pureThenSlowFlow(ts));
+    const before = counts();
+    const run = await startRun(apiUrl, id);
+    await waitUntil(() => fixture.calls('slow') > before.slow, 15_000, 'the slow node to start in the worker process');
+    doomed.kill('SIGKILL');
+    expect(await doomed.exited).toBeNull();
+    // first's write carried start's record; note (finished before slow started) waited for slow's write, which never came.
+    expect(await storedNodes(config, run.body.id)).toEqual(['start', 'first']);
+
+    inProcess.push(await startWorker(config));
+    const finished = await waitForRun(apiUrl, run.body.id, 30_000);
+    expect(finished).toMatchObject({ status: 'succeeded', outputs: { said: 'sum 3' } });
+    // first had finished (durable): one call; slow was cut off: called again; third: once.
+    expect(counts()).toEqual({ add: before.add + 1, slow: before.slow + 2, echo: before.echo + 1 });
+    const logs = await allLogs(apiUrl, run.body.id);
+    expect(logs.map((item) => `${item.nodeId}:${item.status}`)).toEqual([
+      'start:succeeded',
+      'first:succeeded',
+      'note:succeeded',
+      'slow:succeeded',
+      'third:succeeded',
+      'end:succeeded',
+    ]);
+    await expectNoSessions(fixture);
   }, 60_000);
 
   it('SIGTERM hands the unfinished run back at once (no lock expiry to wait for) and leaves no session open', async () => {

@@ -568,7 +568,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The latest version of a workflow */
+        /** The latest version of a workflow, with the problems it would meet if run now (tools changed since it was saved) */
         get: operations["Workflows_get"];
         /** Store the next immutable version */
         put: operations["Workflows_update"];
@@ -1004,6 +1004,36 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             updatedBy: string | null;
+        };
+        /** @description The latest version and the problems today's toolsets give it */
+        WorkflowWithProblems: {
+            id: string;
+            version: number;
+            name: string;
+            description: string | null;
+            inputSchema: {
+                [key: string]: unknown;
+            } | null;
+            nodes: ({
+                id: string;
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            edges: ({
+                source: string;
+                target: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            updatedBy: string | null;
+            /** @description What would stop the latest version from running as saved, found now: the save-time checks against the current tool snapshots (a tool gone, a new required input, an input of another type, a deleted toolset or provider); same codes and paths as a 400 WORKFLOW_INVALID. Empty when none. */
+            problems: components["schemas"]["Problem"][];
         };
         WorkflowVersionSummary: {
             version: number;
@@ -3871,7 +3901,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4123,7 +4153,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4338,7 +4368,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4417,7 +4447,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4552,7 +4582,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4913,7 +4943,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5157,7 +5187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Workflow"];
+                    "application/json": components["schemas"]["WorkflowWithProblems"];
                 };
             };
             /** @description Not found */

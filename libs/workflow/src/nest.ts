@@ -69,7 +69,12 @@ export {
 } from './persistence/workflow.repository.js';
 export { RunRepository, type NewRun, type InsertRunResult, type RunCompletion } from './persistence/run.repository.js';
 export { RunSessionRepository } from './persistence/run-session.repository.js';
-export { NodeExecutionRepository, toExecutionRecord, type LoggedExecutionDoc } from './persistence/node-execution.repository.js';
+export {
+  finalExecutions,
+  NodeExecutionRepository,
+  toExecutionRecord,
+  type LoggedExecutionDoc,
+} from './persistence/node-execution.repository.js';
 export {
   RunHistoryRepository,
   type RetentionPolicy,

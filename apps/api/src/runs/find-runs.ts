@@ -1,13 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  NodeExecutionRepository,
-  RunRepository,
-  toExecutionRecord,
-  toLogItem,
-  toRunView,
-  type LogItem,
-  type RunView,
-} from '#workflow/nest';
+import { NodeExecutionRepository, RunRepository, toLogItem, toRunView, type LogItem, type RunView } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 import { mapPage, type Page, type PageQuery } from '../common/pagination.js';
 import type { LogPageQuery, RunListQuery } from './dto/run-requests.js';
@@ -32,9 +24,10 @@ export class FindRuns {
   }
 
   async logs(id: string, page: LogPageQuery): Promise<Page<LogItem>> {
-    if (!(await this.runs.findById(id))) throw new NotFoundError('Run', id);
-    const docs = await this.executions.logAfter(id, page.cursor ?? 0, page.limit + 1);
-    const items = docs.slice(0, page.limit).map((doc) => toLogItem(toExecutionRecord(doc)));
-    return { items, nextCursor: docs.length > page.limit ? String(items[items.length - 1].seq) : null };
+    const run = await this.runs.findById(id);
+    if (!run) throw new NotFoundError('Run', id);
+    const records = await this.executions.logOf(run, page.cursor ?? 0, page.limit + 1);
+    const items = records.slice(0, page.limit).map(toLogItem);
+    return { items, nextCursor: records.length > page.limit ? String(items[items.length - 1].seq) : null };
   }
 }

@@ -264,9 +264,42 @@ describe('RunEventStream', () => {
 
   it('replays a start in the same millisecond as the finish before it after that finish', async () => {
     const { source, stream, labels } = harness();
-    source.state.records = [record(1, 'start', T0 + 2, T0 + 2), record(2, 'a', T0 + 2, T0 + 5)];
+    source.state.records = [
+      record(1, 'start', T0 + 2, T0 + 2),
+      record(2, 'a', T0 + 2, T0 + 5),
+      record(3, 'join', T0 + 5, T0 + 5),
+      record(4, 'end', T0 + 5, T0 + 5),
+    ];
     source.state.run = runDoc('succeeded');
     await stream.replay();
-    expect(labels()).toEqual(['run.started', 'node.started:start', 'node.finished:1', 'node.started:a', 'node.finished:2', 'run.finished']);
+    expect(labels()).toEqual([
+      'run.started',
+      'node.started:start',
+      'node.finished:1',
+      'node.started:a',
+      'node.finished:2',
+      'node.started:join',
+      'node.finished:3',
+      'node.started:end',
+      'node.finished:4',
+      'run.finished',
+    ]);
+  });
+
+  it('places the missed starts of running nodes among what a gap brings from MongoDB', async () => {
+    const { source, stream, labels } = harness();
+    // Subscribed after start finished (its record not written yet) and a and g started.
+    await stream.replay();
+    const [start, g] = [record(1, 'start', T0 + 2, T0 + 2), record(2, 'g', T0 + 3, T0 + 9)];
+    source.state.records = [start, g];
+    await stream.live({ ...finishedEvent(g), running: [{ nodeId: 'a', nodeType: 'template', attempt: 1, at: at(T0 + 3) }] });
+    expect(labels()).toEqual([
+      'run.started',
+      'node.started:start',
+      'node.finished:1',
+      'node.started:g',
+      'node.started:a',
+      'node.finished:2',
+    ]);
   });
 });

@@ -31,12 +31,14 @@ interface Timed {
   /** At the same millisecond a finish goes before a start (the finish is what let it start). */
   rank: number;
   seq: number;
+  /** A start in the same millisecond as its own finish goes right before it. */
+  sub: number;
   send: () => void;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-const byTime = (a: Timed, b: Timed): number => a.at - b.at || a.rank - b.rank || a.seq - b.seq;
+const byTime = (a: Timed, b: Timed): number => a.at - b.at || a.rank - b.rank || a.seq - b.seq || a.sub - b.sub;
 
 function fromRecord(runId: string, record: ExecutionRecord): Finished {
   const { seq, nodeId, type, attempt, status, startedAt, finishedAt } = record;
@@ -118,18 +120,17 @@ export class RunEventStream {
     }
     // Any other event before a run.started: that one went out before this connection listened.
     // MongoDB holds it (the claim precedes every event), so it comes first, from there.
-    if (this.claim === 0) await this.catchUp();
-    if (this.ended) return;
+    // Both go out with what MongoDB adds, so that the missed starts of `running` nodes take their place among them.
+    const unclaimed = this.claim === 0;
     switch (event.type) {
       case 'node.started':
-        return this.flush(event.running ?? [], event);
+        return unclaimed ? this.catchUp(event.running, event) : this.flush(event.running ?? [], event);
       case 'node.finished': {
         const finished = fromLive(event);
         if (finished.seq <= this.lastSeq) return;
         this.held.set(finished.seq, finished);
         // A gap: the executions before it are read from MongoDB (those it holds by now).
-        if (!this.held.has(this.lastSeq + 1)) await this.catchUp();
-        return this.flush(event.running ?? []);
+        return unclaimed || !this.held.has(this.lastSeq + 1) ? this.catchUp(event.running) : this.flush(event.running ?? []);
       }
       case 'run.finished':
         // Anything still missing is read from MongoDB, which holds the terminal state by now.
@@ -137,7 +138,8 @@ export class RunEventStream {
     }
   }
 
-  private async catchUp(): Promise<void> {
+  /** Reads MongoDB, then sends what can go out (with `running` and `started`: see `flush`). */
+  private async catchUp(running: readonly RunningNode[] = [], started?: StartedEvent): Promise<void> {
     const run = await this.source.run();
     if (!run) return this.end();
     const records = await this.source.executionsAfter(this.lastSeq, run);
@@ -158,7 +160,7 @@ export class RunEventStream {
     for (const record of records) if (record.seq > this.lastSeq) this.held.set(record.seq, fromRecord(this.runId, record));
     const terminal = isTerminal(run);
     // An ended run's records are all written: what is still missing never comes, nothing waits for it.
-    this.flush([], undefined, terminal);
+    this.flush(running, started, terminal);
     if (terminal) {
       this.write({ type: 'run.finished', runId: this.runId, at: (run.finishedAt ?? new Date()).toISOString(), run: toRunView(run) });
       this.end();
@@ -177,16 +179,17 @@ export class RunEventStream {
       this.lastSeq = execution.seq;
       if (!execution.skipped && !this.startSent(execution.nodeId, execution.startedAt, execution.finishedAt)) {
         // Right before its own finish when both fall in the same millisecond.
-        const rank = execution.startedAt === execution.finishedAt ? 0 : 2;
-        out.push({ at: execution.startedAt, rank, seq: execution.seq, send: () => this.sendStart(this.rebuiltStart(execution)) });
+        const rank = execution.startedAt === execution.finishedAt ? 1 : 2;
+        const send = () => this.sendStart(this.rebuiltStart(execution));
+        out.push({ at: execution.startedAt, rank, seq: execution.seq, sub: 0, send });
       }
-      out.push({ at: execution.finishedAt, rank: 1, seq: execution.seq, send: () => this.sendFinished(execution) });
+      out.push({ at: execution.finishedAt, rank: 1, seq: execution.seq, sub: 1, send: () => this.sendFinished(execution) });
     }
     for (const node of running) {
       const at = Date.parse(node.at);
       if (this.isStale(node.nodeId, at) || this.startSent(node.nodeId, at, at)) continue;
       const event: StartedEvent = { type: 'node.started', runId: this.runId, ...node };
-      out.push({ at, rank: 2, seq: Number.MAX_SAFE_INTEGER, send: () => this.sendStart(event) });
+      out.push({ at, rank: 2, seq: Number.MAX_SAFE_INTEGER, sub: 0, send: () => this.sendStart(event) });
     }
     out.sort(byTime);
     for (const event of out) event.send();

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { NodeExecutionRepository, RunRepository, toExecutionRecord, type RunStreamEvent } from '#workflow/nest';
+import { NodeExecutionRepository, RunRepository, type RunStreamEvent } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 import { RunEventStream } from './run-event-stream.js';
 import { RunEventsHub } from './run-events-hub.js';
@@ -42,7 +42,7 @@ export class StreamRunEvents {
       runId,
       {
         run: () => this.runs.findById(runId),
-        executionsAfter: async (seq) => (await this.executions.logAfter(runId, seq)).map(toExecutionRecord),
+        executionsAfter: (seq, run) => this.executions.logOf(run, seq),
       },
       write,
       close,

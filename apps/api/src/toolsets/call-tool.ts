@@ -12,6 +12,7 @@ import {
 import { ApiError, NotFoundError } from '../common/api-errors.js';
 import type { ToolCallView } from './dto/toolset-views.js';
 import { connectionFailure, invalidArguments } from './toolset-errors.js';
+import { refuseStdioUnlessAdmin, type Requester } from './requester.js';
 import { targetOrRefusal } from './toolset-listing.js';
 
 /**
@@ -32,9 +33,17 @@ export class CallTool {
     private readonly refreshes: ToolsetRefreshRequests,
   ) {}
 
-  async execute(id: string, toolName: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolCallView> {
+  /** `requester`: the API key asking (a stdio toolset needs `admin`). */
+  async execute(
+    id: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    requester: Requester,
+    signal?: AbortSignal,
+  ): Promise<ToolCallView> {
     const found = await this.toolsets.findWithConnection(id);
     if (!found) throw new NotFoundError('Toolset', id);
+    refuseStdioUnlessAdmin(found.connection.kind, requester);
     const tool = found.toolset.tools.find((candidate) => candidate.name === toolName);
     if (!tool) throw new NotFoundError('Tool', `"${toolName}" in toolset ${id}`);
     if (!tool.usable) throw new ApiError('TOOL_UNUSABLE', `Tool "${toolName}" is unusable: ${tool.unusableReason ?? 'no reason given'}`);
@@ -42,7 +51,7 @@ export class CallTool {
     if (!check.ok) throw invalidArguments(check.errors, `Invalid arguments for tool "${toolName}"`);
 
     const { connection } = found;
-    const target = targetOrRefusal(this.targets, connectionSpecOf(connection));
+    const target = targetOrRefusal(this.targets, connectionSpecOf(connection), requester);
     const at = new Date();
     const usage = (durationMs: number, errorCode?: string) =>
       this.recordUsage({ toolsetId: id, tool: toolName, at, durationMs, source: 'adhoc', ...(errorCode && { errorCode }) });

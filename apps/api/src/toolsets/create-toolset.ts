@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ToolsetRepository, type ConnectionSpec, type ToolsetRecord } from '#workflow/nest';
 import type { CreateToolsetBody } from './dto/toolset-requests.js';
 import { toolView, whereView, type ToolsetPreviewView } from './dto/toolset-views.js';
+import type { Requester } from './requester.js';
 import { defaultToolsetName, ToolsetListing } from './toolset-listing.js';
 
 /** The connection a create body describes (a stdio one has no toolset id, hence no directory of its own yet). */
@@ -21,10 +22,10 @@ export class CreateToolset {
     private readonly toolsets: ToolsetRepository,
   ) {}
 
-  /** `actor`: id of the API key asking (`createdBy`). */
-  async execute(body: CreateToolsetBody, signal?: AbortSignal, actor?: string): Promise<ToolsetRecord> {
+  /** `requester`: the API key asking (`createdBy`; a stdio server needs `admin`). */
+  async execute(body: CreateToolsetBody, requester: Requester, signal?: AbortSignal): Promise<ToolsetRecord> {
     const spec = specOfBody(body);
-    const listing = await this.listing.list(spec, signal);
+    const listing = await this.listing.list(spec, requester, signal);
     const name = body.name ?? defaultToolsetName(spec, listing);
     const toolset = await this.toolsets.create(
       body.kind === 'stdio'
@@ -37,9 +38,17 @@ export class CreateToolset {
             process: body.process,
             timeoutMs: body.timeoutMs,
             listing,
-            createdBy: actor,
+            createdBy: requester.keyId,
           }
-        : { name, url: body.url, headers: body.headers, transport: body.transport, timeoutMs: body.timeoutMs, listing, createdBy: actor },
+        : {
+            name,
+            url: body.url,
+            headers: body.headers,
+            transport: body.transport,
+            timeoutMs: body.timeoutMs,
+            listing,
+            createdBy: requester.keyId,
+          },
     );
     const where = toolset.kind === 'stdio' ? { command: toolset.command } : { url: toolset.url };
     this.logger.log({ toolsetId: toolset.id, ...where, transport: toolset.resolvedTransport, tools: toolset.toolCount }, 'toolset created');
@@ -52,9 +61,9 @@ export class CreateToolset {
 export class PreviewToolset {
   constructor(private readonly listing: ToolsetListing) {}
 
-  async execute(body: CreateToolsetBody, signal?: AbortSignal): Promise<ToolsetPreviewView> {
+  async execute(body: CreateToolsetBody, requester: Requester, signal?: AbortSignal): Promise<ToolsetPreviewView> {
     const spec = specOfBody(body);
-    const listing = await this.listing.list(spec, signal);
+    const listing = await this.listing.list(spec, requester, signal);
     const where =
       body.kind === 'stdio'
         ? whereView({

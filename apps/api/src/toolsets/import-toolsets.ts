@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/api-errors.js';
 import { CreateToolset, PreviewToolset } from './create-toolset.js';
 import { importEntry, type ImportToolsetsBody } from './dto/toolset-import.js';
+import type { Requester } from './requester.js';
 import type { ConnectionProblem } from './toolset-errors.js';
 
 /** Entries connected to at once: an import of many `npx` servers should not start them all together. */
@@ -15,6 +16,7 @@ const REASON_BY_CODE: Record<string, ImportFailureReason> = {
   VALIDATION_FAILED: 'invalid',
   STDIO_DISABLED: 'stdio-disabled',
   STDIO_COMMAND_NOT_ALLOWED: 'stdio-disabled',
+  STDIO_ADMIN_REQUIRED: 'forbidden',
   MCP_UNREACHABLE: 'unreachable',
   MCP_AUTH_FAILED: 'auth-failed',
   MCP_PROTOCOL_ERROR: 'not-mcp',
@@ -48,14 +50,14 @@ export class ImportToolsets {
     private readonly previewToolset: PreviewToolset,
   ) {}
 
-  /** `actor`: id of the API key asking (each created toolset's `createdBy`). */
-  async execute(body: ImportToolsetsBody, dryRun: boolean, signal?: AbortSignal, actor?: string): Promise<ImportAnswer> {
+  /** `requester`: the API key asking (each created toolset's `createdBy`; stdio entries need `admin`). */
+  async execute(body: ImportToolsetsBody, dryRun: boolean, requester: Requester, signal?: AbortSignal): Promise<ImportAnswer> {
     const items: ImportItem[] = new Array<ImportItem>(body.entries.length);
     let next = 0;
     const lane = async () => {
       for (let index = next++; index < body.entries.length; index = next++) {
         const [name, entry] = body.entries[index];
-        items[index] = await this.importOne(body.root, name, entry, dryRun, signal, actor);
+        items[index] = await this.importOne(body.root, name, entry, dryRun, requester, signal);
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, body.entries.length) }, lane));
@@ -69,16 +71,16 @@ export class ImportToolsets {
     name: string,
     entry: unknown,
     dryRun: boolean,
+    requester: Requester,
     signal?: AbortSignal,
-    actor?: string,
   ): Promise<ImportItem> {
     try {
       const create = importEntry(root, name, entry);
       if (dryRun) {
-        const preview = await this.previewToolset.execute(create, signal);
+        const preview = await this.previewToolset.execute(create, requester, signal);
         return { name, status: 'valid', kind: preview.kind, transport: preview.transport, toolCount: preview.toolCount };
       }
-      const toolset = await this.createToolset.execute(create, signal, actor);
+      const toolset = await this.createToolset.execute(create, requester, signal);
       return {
         name,
         status: 'created',

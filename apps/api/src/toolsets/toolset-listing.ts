@@ -3,6 +3,7 @@ import { listToolset, type McpTarget } from '#mcp';
 import { StdioRefusedError, ToolsetTargets, connectionSecrets, type ConnectionSpec, type ToolsetListingInput } from '#workflow/nest';
 import { ApiError } from '../common/api-errors.js';
 import { connectionFailure } from './toolset-errors.js';
+import { refuseStdioUnlessAdmin, type Requester } from './requester.js';
 
 /** Where a connection problem points in a create body: the URL, or the command of a local server. */
 export function connectionPath(spec: { kind?: 'http' | 'stdio' }): string {
@@ -10,15 +11,17 @@ export function connectionPath(spec: { kind?: 'http' | 'stdio' }): string {
 }
 
 /**
- * The MCP target of a spec; a stdio command the operator does not allow is a 403
- * (`STDIO_DISABLED`, `STDIO_COMMAND_NOT_ALLOWED`) before any process is started.
+ * The MCP target of a spec; a stdio command is a 403 before any process is started when the key
+ * is not `admin` (`STDIO_ADMIN_REQUIRED`) or the operator does not allow it (`STDIO_DISABLED`,
+ * `STDIO_COMMAND_NOT_ALLOWED`). `path`: where a refusal points in the body (none for a stored toolset).
  */
-export function targetOrRefusal(targets: ToolsetTargets, spec: ConnectionSpec): McpTarget {
+export function targetOrRefusal(targets: ToolsetTargets, spec: ConnectionSpec, requester: Requester, path?: string): McpTarget {
+  refuseStdioUnlessAdmin(spec.kind, requester, path);
   try {
     return targets.targetFor(spec);
   } catch (error) {
     if (error instanceof StdioRefusedError)
-      throw new ApiError(error.code, error.message, [{ path: '/command', code: error.code, message: error.message }]);
+      throw new ApiError(error.code, error.message, path === undefined ? undefined : [{ path, code: error.code, message: error.message }]);
     throw error;
   }
 }
@@ -28,8 +31,8 @@ export function targetOrRefusal(targets: ToolsetTargets, spec: ConnectionSpec): 
 export class ToolsetListing {
   constructor(private readonly targets: ToolsetTargets) {}
 
-  async list(spec: ConnectionSpec, signal?: AbortSignal): Promise<ToolsetListingInput> {
-    const target = targetOrRefusal(this.targets, spec);
+  async list(spec: ConnectionSpec, requester: Requester, signal?: AbortSignal): Promise<ToolsetListingInput> {
+    const target = targetOrRefusal(this.targets, spec, requester, connectionPath(spec));
     try {
       const listing = await listToolset(target, { signal });
       return { serverInfo: listing.serverInfo, transport: listing.transport, tools: listing.tools };

@@ -17,6 +17,7 @@ import {
 } from './dto/toolset-requests.js';
 import { toolsetView } from './dto/toolset-views.js';
 import { FindToolsets } from './find-toolsets.js';
+import { requesterOf } from './requester.js';
 import { ToolsetChanges } from './toolset-changes.js';
 import { ToolsetUsage, usageQuery, type UsageQuery } from './toolset-usage.js';
 import { ImportToolsets } from './import-toolsets.js';
@@ -60,15 +61,19 @@ export class ToolsetsController {
     @Res({ passthrough: true }) res: Response,
     @Caller() caller: Principal,
   ) {
-    return toolsetView(await this.createToolset.execute(body, clientGone(res), caller.keyId));
+    return toolsetView(await this.createToolset.execute(body, requesterOf(caller), clientGone(res)));
   }
 
   @Post('preview')
   @RequireScope('write')
   @HttpCode(200)
   @ApiRoute(toolsetRoutes.preview)
-  preview(@Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody, @Res({ passthrough: true }) res: Response) {
-    return this.previewToolset.execute(body, clientGone(res));
+  preview(
+    @Body(new ZodPipe(createToolsetBody)) body: CreateToolsetBody,
+    @Res({ passthrough: true }) res: Response,
+    @Caller() caller: Principal,
+  ) {
+    return this.previewToolset.execute(body, requesterOf(caller), clientGone(res));
   }
 
   @Post('import')
@@ -81,7 +86,7 @@ export class ToolsetsController {
     @Res({ passthrough: true }) res: Response,
     @Caller() caller: Principal,
   ) {
-    return this.importToolsets.execute(body, query.dryRun, clientGone(res), caller.keyId);
+    return this.importToolsets.execute(body, query.dryRun, requesterOf(caller), clientGone(res));
   }
 
   @Get()
@@ -107,7 +112,7 @@ export class ToolsetsController {
     @Res({ passthrough: true }) res: Response,
     @Caller() caller: Principal,
   ) {
-    return toolsetView(await this.updateToolset.execute(id, body, clientGone(res), caller.keyId));
+    return toolsetView(await this.updateToolset.execute(id, body, requesterOf(caller), clientGone(res)));
   }
 
   @Post(':id/refresh')
@@ -115,7 +120,7 @@ export class ToolsetsController {
   @HttpCode(200)
   @ApiRoute(toolsetRoutes.refresh)
   async refresh(@Param('id') id: string, @Res({ passthrough: true }) res: Response, @Caller() caller: Principal) {
-    const { toolset, added, removed, changed } = await this.refreshToolset.execute(id, clientGone(res), caller.keyId);
+    const { toolset, added, removed, changed } = await this.refreshToolset.execute(id, requesterOf(caller), clientGone(res));
     return { toolset: toolsetView(toolset), added, removed, changed };
   }
 
@@ -137,8 +142,8 @@ export class ToolsetsController {
   @RequireScope('write')
   @HttpCode(200)
   @ApiRoute(toolsetRoutes.check)
-  check(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
-    return this.checkToolset.execute(id, clientGone(res));
+  check(@Param('id') id: string, @Res({ passthrough: true }) res: Response, @Caller() caller: Principal) {
+    return this.checkToolset.execute(id, requesterOf(caller), clientGone(res));
   }
 
   @Delete(':id')
@@ -158,7 +163,8 @@ export class ToolsetsController {
     @Param('tool') tool: string,
     @Body(new ZodPipe(callToolBody)) body: CallToolBody,
     @Res({ passthrough: true }) res: Response,
+    @Caller() caller: Principal,
   ) {
-    return this.callTool.execute(id, tool, body.arguments, clientGone(res));
+    return this.callTool.execute(id, tool, body.arguments, requesterOf(caller), clientGone(res));
   }
 }

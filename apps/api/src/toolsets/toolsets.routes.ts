@@ -22,7 +22,8 @@ import {
 /** A body with `command` is a local (stdio) server, any other a server by URL. */
 const createBody = z.union([createHttpToolsetBody, createStdioToolsetBody]);
 const CONNECT_ERRORS = ['MCP_UNREACHABLE', 'MCP_AUTH_FAILED', 'MCP_PROTOCOL_ERROR', 'MCP_TIMEOUT', 'OUTBOUND_BLOCKED'] as const;
-const STDIO_GATE = ['STDIO_DISABLED', 'STDIO_COMMAND_NOT_ALLOWED'] as const;
+/** A stdio toolset: the key is not `admin`, or the operator does not run local servers (that command). */
+const STDIO_GATE = ['STDIO_ADMIN_REQUIRED', 'STDIO_DISABLED', 'STDIO_COMMAND_NOT_ALLOWED'] as const;
 
 export const toolsetRoutes = {
   create: {

@@ -9,6 +9,7 @@ import {
 import { ConflictError, InvalidRequestError, NotFoundError } from '../common/api-errors.js';
 import { pointer } from '../common/zod-validation.js';
 import { MASK, type UpdateToolsetBody } from './dto/toolset-requests.js';
+import { refuseStdioUnlessAdmin, type Requester } from './requester.js';
 import { ToolsetListing } from './toolset-listing.js';
 
 /** The stored toolset after a conditional write; 404 when it is gone, 409 when it changed meanwhile. */
@@ -54,11 +55,13 @@ export class UpdateToolset {
     private readonly toolsets: ToolsetRepository,
   ) {}
 
-  /** `actor`: id of the API key asking (`updatedBy`). */
-  async execute(id: string, body: UpdateToolsetBody, signal?: AbortSignal, actor?: string): Promise<ToolsetRecord> {
+  /** `requester`: the API key asking (`updatedBy`; changing a stdio toolset — how its process runs — needs `admin`). */
+  async execute(id: string, body: UpdateToolsetBody, requester: Requester, signal?: AbortSignal): Promise<ToolsetRecord> {
     const current = await this.toolsets.connectionOf(id);
     if (!current) throw new NotFoundError('Toolset', id);
+    const actor = requester.keyId;
     if (current.kind === 'stdio') {
+      refuseStdioUnlessAdmin(current.kind, requester);
       const problems = HTTP_ONLY_FIELDS.filter((field) => body[field] !== undefined).map((field) => ({
         path: pointer([field]),
         code: 'NOT_APPLICABLE',
@@ -67,7 +70,12 @@ export class UpdateToolset {
       if (problems.length) throw new InvalidRequestError(problems, 'The request body is invalid');
       return updatedOrThrow(
         id,
-        await this.toolsets.update(id, current.revision, { name: body.name, timeoutMs: body.timeoutMs, process: body.process }),
+        await this.toolsets.update(id, current.revision, {
+          name: body.name,
+          timeoutMs: body.timeoutMs,
+          process: body.process,
+          updatedBy: actor,
+        }),
       );
     }
     if (body.process !== undefined) {
@@ -81,7 +89,7 @@ export class UpdateToolset {
     const changes: ToolsetChanges = { name: body.name, timeoutMs: body.timeoutMs, updatedBy: actor };
     if (this.connectionChanged(current, next)) {
       const timeoutMs = body.timeoutMs === undefined ? current.timeoutMs : (body.timeoutMs ?? undefined);
-      Object.assign(changes, next, { listing: await this.listing.list({ ...next, timeoutMs }, signal) });
+      Object.assign(changes, next, { listing: await this.listing.list({ ...next, timeoutMs }, requester, signal) });
     }
     return updatedOrThrow(id, await this.toolsets.update(id, current.revision, changes));
   }

@@ -3,16 +3,23 @@ import { WorkflowRepository } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 import { mapPage, type PageQuery } from '../common/pagination.js';
 import { toVersionSummary, toVersionView, toWorkflowSummary, toWorkflowView } from './dto/workflow-views.js';
+import { WorkflowChecker } from './workflow-checker.js';
 
-/** GET /workflows (live ones, newest first), /workflows/:id (latest version), and the versions of one. */
+/**
+ * GET /workflows (live ones, newest first), /workflows/:id (latest version, with the `problems` it
+ * would meet if run now: tools gone or changed since it was saved), and the versions of one.
+ */
 @Injectable()
 export class FindWorkflows {
-  constructor(private readonly workflows: WorkflowRepository) {}
+  constructor(
+    private readonly workflows: WorkflowRepository,
+    private readonly checker: WorkflowChecker,
+  ) {}
 
   async get(id: string) {
     const stored = await this.workflows.findLatest(id);
     if (!stored) throw new NotFoundError('Workflow', id);
-    return toWorkflowView(stored);
+    return { ...toWorkflowView(stored), problems: await this.checker.problemsNow(stored.version.definition) };
   }
 
   /** `only`: the workflows a limited API key may see (null: all). */

@@ -77,6 +77,15 @@ export class WorkflowChecker {
     return body as WorkflowDefinition;
   }
 
+  /**
+   * What keeps a stored version from running as it was saved: it was valid then and cannot change,
+   * so every problem found now comes from outside — a tool that disappeared, a tool whose input
+   * schema changed incompatibly (a new required input, another type), a deleted toolset or provider.
+   */
+  problemsNow(definition: WorkflowDefinition): Promise<ProblemDetail[]> {
+    return this.problemsOf(definition as WorkflowBody);
+  }
+
   /** Graph, types, tools, providers and the input schema of a body whose shape holds. */
   private async problemsOf(parsed: WorkflowBody): Promise<ProblemDetail[]> {
     const definition = parsed as WorkflowDefinition;

@@ -7,6 +7,7 @@ import {
   versionSummarySchema,
   workflowSchema,
   workflowSummarySchema,
+  workflowWithProblemsSchema,
   workflowVersionSchema,
 } from './dto/workflow-responses.js';
 
@@ -34,9 +35,9 @@ export const workflowRoutes = {
     errors: { 400: ['VALIDATION_FAILED'] },
   },
   get: {
-    summary: 'The latest version of a workflow',
+    summary: 'The latest version of a workflow, with the problems it would meet if run now (tools changed since it was saved)',
     params: idParams,
-    responses: { 200: workflowSchema },
+    responses: { 200: workflowWithProblemsSchema },
     errors: { 404: ['NOT_FOUND'] },
   },
   update: {

@@ -7,7 +7,7 @@ import {
   type EngineLimits,
   type NodeRegistry,
   type RunOutcome,
-  type RunStore,
+  type ExecutionRecord,
 } from '#workflow';
 import {
   APP_CONFIG,
@@ -25,18 +25,11 @@ import {
   type RunErrorDoc,
 } from '#workflow/nest';
 import type { RunHandle } from './active-runs.js';
+import { BufferedRunStore } from './buffered-run-store.js';
 import { createRedactor } from './redact-inputs.js';
 import { RunEventsPublisher } from './run-events-publisher.js';
 import { RunPreparer, type PreparedRun, type RunPlan } from './run-preparation.js';
 import { RunSessions } from './run-sessions.js';
-
-/**
- * On a run's first claim no execution can exist (only a worker that claimed it writes them), so
- * the store skips the read — a scan of the whole collection on FerretDB v1.
- */
-function firstClaimStore(store: RunStore): RunStore {
-  return { loadExecutions: async () => [], saveExecution: (record) => store.saveExecution(record) };
-}
 
 /** How one execution of a job ended, for the processor to tell BullMQ. */
 export type ExecutionResult = 'finished' | 'not-active' | 'handed-back' | 'lost';
@@ -122,6 +115,7 @@ export class RunExecutor {
       });
     }
     const catalog = prepared.toolsets;
+    const store = new BufferedRunStore(this.executions, run.claims === 1);
     const outcome = await runWorkflow({
       runId: handle.runId,
       workflow: version,
@@ -133,27 +127,33 @@ export class RunExecutor {
         clock: systemClock,
         ...(this.extras && { extras: this.extras }),
       },
-      store: run.claims === 1 ? firstClaimStore(this.executions) : this.executions,
+      store,
       limits: this.limits,
       signal: handle.signal,
       startedAt: (run.startedAt ?? run.createdAt).getTime(),
       onEvent: this.publisher.engineEvents(run.claims),
       redact: await createRedactor(version, catalog),
     });
-    return this.settle(run, lease, handle, outcome, prepared.close());
+    return this.settle(run, lease, handle, outcome, prepared.close(), store.takePending());
   }
 
-  /** `closing`: the pool's close, done before any write (the terminal write's lease check may overlap it). */
+  /**
+   * `closing`: the pool's close, done before any write (the terminal write's lease check may
+   * overlap it). `pending`: the records the engine deferred and no write carried yet.
+   */
   private async settle(
     run: RunDoc,
     lease: string,
     handle: RunHandle,
     outcome: RunOutcome,
     closing: Promise<void>,
+    pending: ExecutionRecord[],
   ): Promise<ExecutionResult> {
     if (handle.cause === 'lease-lost' || handle.cause === 'shutdown') {
       await closing;
       if (handle.cause === 'lease-lost') return 'lost';
+      // Handed back, the run's log keeps what this worker did (a resume would recompute it otherwise).
+      if (pending.length > 0) await this.executions.saveExecutions(pending);
       await this.runs.release(run._id, lease);
       return 'handed-back';
     }
@@ -164,6 +164,7 @@ export class RunExecutor {
       ...(outcome.error && { error: outcome.error }),
       stats: { nodesExecuted, nodesSkipped, nodesFailed },
       finishedAt: new Date(),
+      executions: pending,
     };
     const finished = await this.runs.finish(run, lease, completion, closing);
     if (!finished) return 'lost';

@@ -6,23 +6,31 @@ import { startFixtureServer, type FixtureServer } from '#mcp/testing';
 import type { RunDoc, RunMcpSessionDoc, RunSessionRepository, ToolsetTargets } from '#workflow/nest';
 import { RunSessions } from './run-sessions.js';
 
-/** The session records RunSessions keeps, in memory: `stored` what a run has on record, `overlaps` records that started while another ran. */
-function fakeSessions(stored: RunMcpSessionDoc[] = []) {
+/**
+ * The session records RunSessions keeps, in memory: `stored` what a run has on record, `sent` the
+ * inserts begun, `recorded` those landed (20 ms later, or once `release` is called when `held`),
+ * `overlaps` records that started while another ran.
+ */
+function fakeSessions(stored: RunMcpSessionDoc[] = [], held = false) {
+  let release: () => void = () => undefined;
+  const gate = held ? new Promise<void>((resolve) => (release = resolve)) : undefined;
+  const sent: RunMcpSessionDoc[] = [];
   const recorded: RunMcpSessionDoc[] = [];
   const forgotten: RunMcpSessionDoc[] = [];
   const state = { writing: 0, overlaps: 0 };
   const repository = {
     record: async (_id: unknown, session: RunMcpSessionDoc) => {
+      sent.push(session);
       if (state.writing > 0) state.overlaps++;
       state.writing++;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await (gate ?? new Promise((resolve) => setTimeout(resolve, 20)));
       recorded.push(session);
       state.writing--;
     },
     list: async () => [...stored],
     forget: async (_id: unknown, sessions: RunMcpSessionDoc[]) => void forgotten.push(...sessions),
   };
-  return { recorded, forgotten, state, repository: repository as unknown as RunSessionRepository };
+  return { sent, recorded, forgotten, state, release: () => release(), repository: repository as unknown as RunSessionRepository };
 }
 
 describe('RunSessions', () => {
@@ -44,8 +52,8 @@ describe('RunSessions', () => {
   });
   afterAll(() => server.close());
 
-  it("records each session a run's pool opens under the toolset whose target opened it, once per connection", async () => {
-    const runs = fakeSessions();
+  it("records each session a run's pool opens under the toolset whose target opened it, once per connection (sent before the session is used, not waited for)", async () => {
+    const runs = fakeSessions([], true);
     const recorder = new RunSessions(runs.repository, toolsetTargets).recorder(newStoredId());
     const pool = new McpClientPool({ onSessionOpened: recorder.onSessionOpened });
     const a = await recorder.targets.toolsetConnectionTarget('a');
@@ -53,11 +61,16 @@ describe('RunSessions', () => {
     const first = await pool.acquire(a as McpHttpTarget);
     await pool.acquire(a as McpHttpTarget);
     const second = await pool.acquire(b as McpHttpTarget);
-    expect(runs.recorded).toEqual([
+    // The sessions were handed out while their inserts had not landed: the pool did not wait for them.
+    expect(runs.recorded).toEqual([]);
+    expect(runs.sent).toEqual([
       { toolsetId: 'a', sessionId: first.connection.sessionId },
       { toolsetId: 'b', sessionId: second.connection.sessionId },
     ]);
+    runs.release();
     await pool.closeAll();
+    await recorder.forgetRecorded();
+    expect(runs.recorded).toEqual(runs.sent);
     expect(server.sessions()).toBe(0);
   });
 
@@ -68,10 +81,12 @@ describe('RunSessions', () => {
     const opened = await Promise.all(
       ['a', 'b'].map(async (id) => pool.acquire((await recorder.targets.toolsetConnectionTarget(id)) as McpHttpTarget)),
     );
-    expect(runs.recorded.map((entry) => entry.sessionId).sort()).toEqual(opened.map((a) => a.connection.sessionId).sort());
+    expect(runs.sent.map((entry) => entry.sessionId).sort()).toEqual(opened.map((a) => a.connection.sessionId).sort());
     expect(runs.state.overlaps).toBe(1);
     await pool.closeAll();
+    // Forgetting waits for the inserts still under way, then deletes exactly what they wrote.
     await recorder.forgetRecorded();
+    expect(runs.recorded.map((entry) => entry.sessionId).sort()).toEqual(opened.map((a) => a.connection.sessionId).sort());
     expect(runs.forgotten).toEqual(runs.recorded);
   });
 

@@ -18,7 +18,9 @@ type Ending = Awaited<ReturnType<typeof terminateSession>> | 'toolset-gone' | 'n
  * Keeps the promise that no MCP session outlives its run when the worker holding it is killed:
  * nobody sends the DELETE then, and the server would keep the session until its own expiry.
  * Each Streamable HTTP session a run opens is recorded in `run_mcp_sessions` (toolset id and
- * session id only) before a call is sent on it; once the pool is closed and the run's terminal (or
+ * session id only): the insert is sent before a call is sent on it, and not waited for, so that it
+ * adds no store round trip ahead of the run's first call (a worker killed in the millisecond
+ * before the insert lands leaves that one session to the server's expiry); once the pool is closed and the run's terminal (or
  * hand-back) write is done, the claim deletes the records it wrote. Whoever takes the run next — a
  * worker resuming it, or the sweep or BullMQ failing it — ends the recorded sessions with the
  * toolset's target (headers opened, SSRF-safe fetch), then forgets them: a record a dead worker
@@ -62,7 +64,6 @@ export class RunSessions {
             () => entry,
           ),
         );
-        await write;
       },
       forgetRecorded: async () => {
         const entries = await Promise.all(writes.splice(0));

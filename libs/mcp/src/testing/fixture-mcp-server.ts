@@ -41,6 +41,8 @@ export interface FixtureTool {
 export class FixtureCounters {
   readonly calls = new Map<string, number>();
   cancellations = 0;
+  /** tools/list requests for a first page: whole listings (a paged one counts once). */
+  listings = 0;
   /** The `callAuth` header of each tools/call, in order (undefined when absent). */
   readonly callHeaders: (string | undefined)[] = [];
 }
@@ -63,6 +65,7 @@ export function createFixtureMcpServer(
   const listedNow = () => tools.map(({ handler: _handler, ...tool }) => tool);
 
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    if (request.params?.cursor === undefined) counters.listings++;
     const listed = listedNow();
     if (pageSize === undefined) return { tools: listed };
     const start = request.params?.cursor === undefined ? 0 : Number(request.params.cursor);

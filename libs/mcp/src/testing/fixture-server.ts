@@ -57,6 +57,8 @@ export interface FixtureServer {
   calls(tool?: string): number;
   /** notifications/cancelled received. */
   cancellations(): number;
+  /** Whole tool listings served (tools/list without a cursor), both transports. */
+  listings(): number;
   /** The `callAuth` header value of each tools/call received, in order. */
   callHeaders(): (string | undefined)[];
   /** Drops every connection and session, stays down `downtimeMs` (connections refused), then listens again on the same port. */
@@ -150,6 +152,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     sessions: () => live.size,
     calls: (tool) => (tool === undefined ? [...counters.calls.values()].reduce((a, b) => a + b, 0) : (counters.calls.get(tool) ?? 0)),
     cancellations: () => counters.cancellations,
+    listings: () => counters.listings,
     callHeaders: () => [...counters.callHeaders],
     restart: async (downtimeMs = 0) => {
       await dropEverything();

@@ -8,6 +8,13 @@ export interface PersistedProgress {
   lastSeq: number;
 }
 
+/** Whether a resumed run keeps this execution's outcome (else the node is executed again). */
+export function standsOnResume(record: ExecutionRecord): boolean {
+  if (record.status === 'succeeded') return record.state !== undefined;
+  if (record.status === 'skipped') return true;
+  return record.status === 'failed' && record.activeHandles.includes(ERROR_HANDLE) && record.error !== undefined;
+}
+
 /**
  * Which persisted executions stand. Kept: succeeded (with their full state), skipped, and failed
  * with a caught error. Everything else (canceled, an uncaught failure, a success too large to
@@ -18,12 +25,7 @@ export function readPersistedProgress(records: readonly ExecutionRecord[], graph
   const latestByNode = new Map<string, ExecutionRecord>();
   for (const record of ordered) latestByNode.set(record.nodeId, record);
   const kept = [...latestByNode.values()]
-    .filter((record) => {
-      if (!graph.node(record.nodeId)) return false;
-      if (record.status === 'succeeded') return record.state !== undefined;
-      if (record.status === 'skipped') return true;
-      return record.status === 'failed' && record.activeHandles.includes(ERROR_HANDLE) && record.error !== undefined;
-    })
+    .filter((record) => graph.node(record.nodeId) !== undefined && standsOnResume(record))
     .sort((a, b) => a.seq - b.seq);
   return { kept, lastSeq: ordered.length > 0 ? ordered[ordered.length - 1].seq : 0 };
 }

@@ -49,6 +49,12 @@ export interface RunStore {
   /** Executions persisted so far for the run, in any order (resume sorts them by `seq`). */
   loadExecutions(runId: string): Promise<ExecutionRecord[]>;
   saveExecution(record: ExecutionRecord): Promise<void>;
+  /**
+   * Optional: takes a record that need not be durable yet (a pure node's, a skip, an execution a
+   * resume would run again): the store writes it with its next `saveExecution` (same round trip)
+   * or the host with the run's terminal write. Without it, every record goes to `saveExecution`.
+   */
+  deferExecution?(record: ExecutionRecord): void;
 }
 
 export interface InMemoryRunStore extends RunStore {

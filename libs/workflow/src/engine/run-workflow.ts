@@ -5,7 +5,7 @@ import { buildExecutionRecord, type ExecutionFacts, type RedactInputs } from './
 import { DEFAULT_HANDLE, END_NODE_TYPE, ERROR_HANDLE, WorkflowGraph } from './graph.js';
 import { resolveLimits, type EngineLimits } from './limits.js';
 import type { NodeRegistry } from './registry.js';
-import { readPersistedProgress } from './resume.js';
+import { readPersistedProgress, standsOnResume } from './resume.js';
 import type { RunError, RunEvent, RunOutcome } from './run-events.js';
 import type { ExecutionRecord, RunStore } from './run-store.js';
 import type { EngineServices, NodeDefinition, WorkflowDefinition } from './types.js';
@@ -228,7 +228,11 @@ class WorkflowRun {
     if (type === END_NODE_TYPE) Object.assign(this.endOutputs, outputs);
   }
 
-  /** Saves the record before anything downstream happens, so that a crash cannot lose it. */
+  /**
+   * Saves the record. One a resume keeps, of a node that acts on the world, is durable before
+   * anything downstream happens, so that a crash cannot make it run twice; the others (pure
+   * nodes, skips, executions a resume runs again) are deferred when the store can.
+   */
   private async persist(node: NodeDefinition, finishedAt: number, facts: ExecutedFacts): Promise<void> {
     this.seq += 1;
     const record = buildExecutionRecord(
@@ -238,7 +242,10 @@ class WorkflowRun {
     );
     if (record.status === 'failed') this.stats.nodesFailed += 1;
     if (record.status === 'skipped') this.stats.nodesSkipped += 1;
-    await this.options.store.saveExecution(record);
+    const { store, registry } = this.options;
+    const durable = record.status !== 'skipped' && registry.get(node.type)?.pure !== true && standsOnResume(record);
+    if (durable || !store.deferExecution) await store.saveExecution(record);
+    else store.deferExecution(record);
     this.emit({ type: 'node.finished', runId: this.options.runId, at: finishedAt, record });
   }
 

@@ -205,5 +205,12 @@ export interface NodeExecutor {
   references?(node: NodeDefinition): NodeReference[];
   /** Toolsets whose MCP sessions the worker opens as soon as a run is claimed when this node is sure to run; default none. */
   connectsAhead?(node: NodeDefinition): string[];
+  /**
+   * No effect outside the run (the same inputs give the same outputs): a resume may compute it
+   * again, so its record need not be durable before what follows starts; it rides on the run's
+   * next durable write. Default false: a node that acts on the world (a tool, a model) is durable
+   * before anything downstream starts, so that a resume never repeats it.
+   */
+  pure?: boolean;
   execute(ctx: NodeExecutionContext): Promise<NodeResult>;
 }

@@ -75,6 +75,7 @@ function readConfig(node: NodeDefinition, nodePath: string): ParsedConfig {
  */
 export const conditionNode: NodeExecutor = {
   type: 'condition',
+  pure: true,
   validate: async ({ node, nodePath }) => readConfig(node, nodePath).issues,
   describeOutputs: async () => [{ key: 'branch', label: 'Branch', valueType: 'string', required: false, schema: { type: 'string' } }],
   describeHandles: (node) => [...readConfig(node, '').branches.map((branch) => branchHandle(branch.id)), ELSE_HANDLE],

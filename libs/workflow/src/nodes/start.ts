@@ -9,6 +9,7 @@ import { fieldsOfObjectSchema } from '../engine/value-types.js';
  */
 export const startNode: NodeExecutor = {
   type: START_NODE_TYPE,
+  pure: true,
   describeOutputs: async ({ workflow }) => fieldsOfObjectSchema(workflow?.inputSchema),
   execute: async ({ runInputs = {} }) => ({ outputs: { ...runInputs } }),
 };

@@ -5,6 +5,7 @@ const TEXT_FIELD: TypedField = { key: 'text', label: 'Text', valueType: 'string'
 /** Renders `inputs.text` (usually `{template: "Hi {{start.name}}"}`; the engine renders it) as output `text`. */
 export const templateNode: NodeExecutor = {
   type: 'template',
+  pure: true,
   describeInputs: async () => [TEXT_FIELD],
   describeOutputs: async () => [{ ...TEXT_FIELD, required: false }],
   execute: async ({ inputs }) => ({ outputs: { text: inputs.text } }),

@@ -24,11 +24,16 @@ function fakeModel(doc: Doc) {
       filters.push({ _id: id });
       return lean(id === doc._id ? { ...doc } : null);
     },
-    findOneAndUpdate: (filter: Record<string, unknown>, update: { $set: Partial<Doc> }) => {
+    findOneAndUpdate: (filter: Record<string, unknown>, update: { $set: Partial<Doc> }, options?: { returnDocument?: string }) => {
       filters.push(filter);
       if (!matches(filter)) return lean(null);
+      const before = { ...doc };
       Object.assign(doc, update.$set);
-      return lean({ ...doc });
+      return lean(options?.returnDocument === 'before' ? before : { ...doc });
+    },
+    updateOne: async (filter: Record<string, unknown>, update: { $set: Partial<Doc> }) => {
+      filters.push(filter);
+      if (matches(filter)) Object.assign(doc, update.$set);
     },
   };
   return { model: model as unknown as Model<Doc>, filters, doc };
@@ -95,5 +100,32 @@ describe('GuardedUpdates', () => {
       expect(await applied).toMatchObject({ status: 'succeeded' });
       expect(filters).toHaveLength(mode === 'in-filter' ? 1 : 2);
     }
+  });
+
+  it('applyFirst: on FerretDB v1 one write by `_id`, the guard checked on the document as it was', async () => {
+    const { model, filters, doc } = fakeModel({ _id: 'r1', status: 'queued' });
+    const undo = (was: Doc) => ({ $set: { status: was.status } });
+    const before = await updates(model, 'read-check-write').applyFirst(
+      'r1',
+      { status: { $in: ['queued'] } },
+      { $set: { status: 'running' } },
+      undo,
+    );
+    expect(before).toMatchObject({ status: 'queued' });
+    expect(doc.status).toBe('running');
+    expect(filters).toEqual([{ _id: 'r1' }]);
+  });
+
+  it('applyFirst: on FerretDB v1 puts the document back when the guard did not hold; in the filter on MongoDB', async () => {
+    const undo = (was: Doc) => ({ $set: { status: was.status } });
+    const guard = { status: { $in: ['queued', 'running'] } };
+    const ferret = fakeModel({ _id: 'r1', status: 'canceled' });
+    expect(await updates(ferret.model, 'read-check-write').applyFirst('r1', guard, { $set: { status: 'running' } }, undo)).toBeUndefined();
+    expect(ferret.doc.status).toBe('canceled');
+    expect(ferret.filters).toEqual([{ _id: 'r1' }, { _id: 'r1' }]);
+    const mongo = fakeModel({ _id: 'r1', status: 'canceled' });
+    expect(await updates(mongo.model, 'in-filter').applyFirst('r1', guard, { $set: { status: 'running' } }, undo)).toBeUndefined();
+    expect(mongo.doc.status).toBe('canceled');
+    expect(mongo.filters).toEqual([{ _id: 'r1', ...guard }]);
   });
 });

@@ -6,6 +6,7 @@ export type Guard = Record<string, string | number | { $in: readonly (string | n
 export type GuardMode = 'in-filter' | 'read-check-write';
 
 const AFTER = { returnDocument: 'after' } as const;
+const BEFORE = { returnDocument: 'before' } as const;
 
 export function matchesGuard(doc: object, guard: Guard): boolean {
   const fields = doc as Record<string, unknown>;
@@ -76,5 +77,24 @@ export class GuardedUpdates<T> {
     if (!current || !matchesGuard(current, guard)) return undefined;
     const doc = await this.model.findOneAndUpdate({ _id: id }, update, AFTER).lean<T>();
     return doc ?? undefined;
+  }
+
+  /**
+   * For a transition that almost always applies (a worker claiming the run it was handed): the
+   * document as it was before the update, when the guard held; else undefined. On FerretDB v1 the
+   * write goes first, by `_id`, and the guard is checked on the document it returns; in the rare
+   * case the guard did not hold, `undo` (built from that document) puts back what the write
+   * changed. One round trip instead of a read and a write, at the price of a moment in which a
+   * reader may see the undone change: acceptable only where that change is harmless to see.
+   */
+  async applyFirst(id: unknown, guard: Guard, update: UpdateQuery<T>, undo: (before: T) => UpdateQuery<T>): Promise<T | undefined> {
+    if ((await this.mode()) === 'in-filter') {
+      return (await this.model.findOneAndUpdate({ _id: id, ...guard }, update, BEFORE).lean<T>()) ?? undefined;
+    }
+    const before = await this.model.findOneAndUpdate({ _id: id }, update, BEFORE).lean<T>();
+    if (!before) return undefined;
+    if (matchesGuard(before, guard)) return before;
+    await this.model.updateOne({ _id: id }, undo(before));
+    return undefined;
   }
 }

@@ -5,6 +5,7 @@ import type { ExecutionRecord, RunStore } from '../engine/run-store.js';
 import { fromJsonText, toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 import { NODE_EXECUTION_MODEL, type NodeExecutionDoc } from './node-execution.schema.js';
+import type { RunDoc } from './run.schema.js';
 
 /** A node execution as the log shows it: everything but the full state kept for resume. */
 export type LoggedExecutionDoc = Omit<NodeExecutionDoc, 'state'>;
@@ -76,6 +77,16 @@ export function toExecutionRecord(doc: NodeExecutionDoc): ExecutionRecord {
   return record;
 }
 
+/** The records a run's terminal write carried (the deferred ones not written before it). */
+export function finalExecutions(run: Pick<RunDoc, 'finalExecutions'>): ExecutionRecord[] {
+  return fromJsonText<ExecutionRecord[]>(run.finalExecutions, []);
+}
+
+/** What the run document keeps of records: the log, not the state for resume (a finished run is not resumed). */
+export function toFinalExecutions(records: readonly ExecutionRecord[]): string {
+  return toJsonText(records.map(({ state: _state, ...logged }) => logged));
+}
+
 /**
  * `node_executions`: the engine's RunStore port on MongoDB (one document per finished node,
  * written before anything downstream starts) and the log reads of the API.
@@ -114,6 +125,34 @@ export class NodeExecutionRepository implements RunStore {
         );
       }
     }
+  }
+
+  /**
+   * Records in one insert: deferred ones riding on a durable one (one round trip). On a duplicate
+   * (a retried write, or another worker), each goes through `saveExecution`, which settles it.
+   */
+  async saveExecutions(records: ExecutionRecord[]): Promise<void> {
+    if (records.length === 1) return this.saveExecution(records[0]);
+    const collection = this.executions.collection as unknown as mongo.Collection<NodeExecutionDoc>;
+    try {
+      await collection.insertMany(records.map(toDoc), { ordered: true });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      for (const record of records) await this.saveExecution(record);
+    }
+  }
+
+  /**
+   * A run's log after `afterSeq`, in order: `node_executions`, then the records its terminal
+   * write carried (`finalExecutions` of the run document `run`, just read).
+   */
+  async logOf(run: RunDoc, afterSeq: number, limit?: number): Promise<ExecutionRecord[]> {
+    const stored = (await this.logAfter(String(run._id), afterSeq, limit)).map(toExecutionRecord);
+    const final = finalExecutions(run).filter((record) => record.seq > afterSeq);
+    if (final.length === 0) return stored;
+    const seen = new Set(stored.map((record) => record.seq));
+    const merged = [...stored, ...final.filter((record) => !seen.has(record.seq))].sort((a, b) => a.seq - b.seq);
+    return limit === undefined ? merged : merged.slice(0, limit);
   }
 
   /** Log items after `afterSeq`, in order. */

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isValidObjectId, Types, type Model } from 'mongoose';
+import { isValidObjectId, Types, type Model, type UpdateQuery } from 'mongoose';
 import { ENGINE_ERROR_CODES } from '../engine/errors.js';
+import type { ExecutionRecord } from '../engine/run-store.js';
 import { GuardedUpdates } from './guarded-update.js';
+import { toFinalExecutions } from './node-execution.repository.js';
 import { toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 import { findPage, type Page, type PageRequest } from './paging.js';
@@ -40,6 +42,8 @@ export interface RunCompletion {
   error?: RunErrorDoc;
   stats?: RunStatsDoc;
   finishedAt: Date;
+  /** Records not written yet (deferred by the engine): this write carries them. */
+  executions?: readonly ExecutionRecord[];
 }
 
 function terminalFields(run: Pick<RunDoc, 'startedAt' | 'createdAt'>, completion: RunCompletion) {
@@ -52,7 +56,21 @@ function terminalFields(run: Pick<RunDoc, 'startedAt' | 'createdAt'>, completion
     ...(completion.outputs && { outputs: toJsonText(completion.outputs) }),
     ...(completion.error && { error: completion.error }),
     ...(completion.stats && { stats: completion.stats }),
+    ...(completion.executions && completion.executions.length > 0 ? { finalExecutions: toFinalExecutions(completion.executions) } : {}),
   };
+}
+
+/** What puts a run the claim should not have taken (terminal by then) back as it was. */
+function undoClaim(was: RunDoc): UpdateQuery<RunDoc> {
+  const restore = {
+    status: was.status,
+    checkedAt: was.checkedAt,
+    claims: was.claims,
+    ...(was.startedAt && { startedAt: was.startedAt }),
+    ...(was.lease !== undefined && { lease: was.lease }),
+  };
+  const unset = { ...(!was.startedAt && { startedAt: 1 }), ...(was.lease === undefined && { lease: 1 }) };
+  return { $set: restore, ...(Object.keys(unset).length > 0 && { $unset: unset }) };
 }
 
 /**
@@ -127,15 +145,23 @@ export class RunRepository {
     await this.runs.updateOne({ _id: id }, { $set: { enqueuedAt: new Date() } });
   }
 
-  /** A worker takes (or takes back, after a crash) an active run; null when it is terminal or gone. */
+  /**
+   * A worker takes (or takes back, after a crash) an active run; undefined when it is terminal or
+   * gone. One round trip on every store (see GuardedUpdates.applyFirst): a worker is handed a
+   * run it can take nearly always, and a terminal run shown `running` for a moment is harmless.
+   */
   async claim(id: string, lease: string): Promise<RunDoc | undefined> {
     if (!isValidObjectId(id)) return undefined;
     const now = new Date();
-    return this.guarded.apply(
+    const before = await this.guarded.applyFirst(
       new Types.ObjectId(id),
       { status: { $in: ACTIVE_RUN_STATUSES } },
       { $set: { status: 'running', lease, checkedAt: now }, $min: { startedAt: now }, $inc: { claims: 1 } },
+      undoClaim,
     );
+    if (!before) return undefined;
+    const startedAt = before.startedAt && before.startedAt < now ? before.startedAt : now;
+    return { ...before, status: 'running', lease, checkedAt: now, startedAt, claims: before.claims + 1 };
   }
 
   /**

@@ -28,7 +28,8 @@ export interface RunStatsDoc {
 /**
  * One run. Every state change is a single-document update guarded by the expected status (and,
  * for the worker, by its `lease`), so no transaction is needed: a stale writer's update simply
- * matches nothing. Node results live in `node_executions`, not here.
+ * matches nothing. Node results live in `node_executions`, except the last ones: the records
+ * not yet written when the run ended ride on its terminal write, in `finalExecutions`.
  */
 export interface RunDoc {
   _id: Types.ObjectId;
@@ -67,6 +68,8 @@ export interface RunDoc {
   cancelRequestedAt?: Date;
   /** When the sweep last confirmed this active run has a live job (or when it was created). */
   checkedAt: Date;
+  /** JSON text: the node executions the terminal write carried (log copies, no resume state). */
+  finalExecutions?: string;
 }
 
 export const RunSchema = new Schema<RunDoc>(
@@ -94,6 +97,7 @@ export const RunSchema = new Schema<RunDoc>(
     lease: { type: String },
     cancelRequestedAt: { type: Date },
     checkedAt: { type: Date, required: true },
+    finalExecutions: { type: String },
   },
   { collection: 'runs', versionKey: false },
 );

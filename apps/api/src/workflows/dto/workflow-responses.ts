@@ -21,6 +21,16 @@ export const workflowSchema = workflowVersionSchema
   .extend({ updatedAt: iso, updatedBy: z.string().nullable() })
   .meta({ id: 'Workflow', description: 'The latest version; createdAt is when the workflow was created' });
 
+export const workflowWithProblemsSchema = workflowSchema
+  .extend({
+    problems: z.array(problemSchema).meta({
+      description:
+        'What would stop the latest version from running as saved, found now: the save-time checks against the current tool ' +
+        'snapshots (a tool gone, a new required input, an input of another type, a deleted toolset or provider); same codes and paths as a 400 WORKFLOW_INVALID. Empty when none.',
+    }),
+  })
+  .meta({ id: 'WorkflowWithProblems', description: "The latest version and the problems today's toolsets give it" });
+
 export const workflowSummarySchema = z
   .object({
     id: z.string(),

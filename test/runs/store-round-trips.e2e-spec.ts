@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { INestApplicationContext } from '@nestjs/common';
+import { getConnectionToken } from '@nestjs/mongoose';
+import { Types, type Connection } from 'mongoose';
+import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
+import type { AppConfig } from '#workflow/nest';
+import { allLogs, createWorkflow, FAST_RECOVERY, registerToolset, startRun } from '../support/runs.js';
+import { dropTestData, startApi, startWorker, testConfig } from '../support/stack.js';
+
+/** One command the API or the worker sent to the store, as the driver's command monitoring saw it. */
+interface SentCommand {
+  app: 'api' | 'worker';
+  name: string;
+  collection: string;
+  documents?: number;
+}
+
+/** Commands that are the driver's own (handshakes, monitoring, sessions), not the product's. */
+const DRIVER_COMMANDS = new Set(['hello', 'ismaster', 'isMaster', 'ping', 'endSessions', 'buildInfo', 'getMore', 'killCursors']);
+
+function monitor(app: INestApplicationContext, name: SentCommand['app'], sink: SentCommand[]): void {
+  const connection = app.get<Connection>(getConnectionToken(), { strict: false });
+  connection.getClient().on('commandStarted', (event) => {
+    if (DRIVER_COMMANDS.has(event.commandName)) return;
+    const command = event.command as Record<string, unknown>;
+    const documents = Array.isArray(command.documents) ? command.documents.length : undefined;
+    sink.push({ app: name, name: event.commandName, collection: String(command[event.commandName]), ...(documents && { documents }) });
+  });
+}
+
+/**
+ * The critical path of a `start → mcpTool → end` run, counted in store commands (SPEC §3
+ * durability with issue 14's target): accept (insert), claim, the tool node's record (carrying
+ * the start node's), finish (carrying the end node's). Counted, never timed.
+ */
+describe('store round trips of one run', () => {
+  let config: AppConfig;
+  let fixture: FixtureServer;
+  let apiUrl: string;
+  const apps: INestApplicationContext[] = [];
+  const sent: SentCommand[] = [];
+  let ferretdbV1 = false;
+  const worker = () => apps[0];
+
+  beforeAll(async () => {
+    const base = testConfig(FAST_RECOVERY);
+    const url = new URL(base.mongoUrl);
+    url.searchParams.set('monitorCommands', 'true');
+    config = { ...base, mongoUrl: url.toString() };
+    const api = await startApi(config);
+    apiUrl = api.url;
+    const worker = await startWorker(config);
+    apps.push(worker, api.app);
+    monitor(api.app, 'api', sent);
+    monitor(worker, 'worker', sent);
+    const info = (await worker.get<Connection>(getConnectionToken(), { strict: false }).db?.admin().command({ buildInfo: 1 })) as
+      { ferretdbVersion?: string } | undefined;
+    ferretdbV1 = /^v?1\./.test(info?.ferretdbVersion ?? '');
+    fixture = await startFixtureServer({ tools: basicTools() });
+  });
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    await fixture.close();
+    await dropTestData(config);
+  });
+
+  it('start → mcpTool → end: accept, claim, one insert for the tool node and the start node, finish with the end node', async () => {
+    const ts = await registerToolset(apiUrl, fixture.url);
+    const nodes = [
+      { id: 'start', type: 'start' },
+      { id: 'sum', type: 'mcpTool', config: { toolsetId: ts, tool: 'add' }, inputs: { a: { value: 1 }, b: { value: 2 } } },
+      { id: 'end', type: 'end', inputs: { sum: { ref: 'sum.result.sum' } } },
+    ];
+    const workflowId = await createWorkflow(apiUrl, {
+      name: 'three nodes',
+      nodes,
+      edges: [
+        { source: 'start', target: 'sum' },
+        { source: 'sum', target: 'end' },
+      ],
+    });
+    // A first run warms what a worker caches (the workflow version); the second is the one counted.
+    expect((await startRun(apiUrl, workflowId, {}, '?wait=20000')).status).toBe(200);
+    await waitUntil(() => fixture.sessions() === 0, 5000, 'the first run to close its session');
+    sent.length = 0;
+    const run = await startRun(apiUrl, workflowId, {}, '?wait=20000');
+    expect(run.status).toBe(200);
+    expect(run.body).toMatchObject({ status: 'succeeded', outputs: { sum: 3 } });
+    await waitUntil(() => fixture.sessions() === 0, 5000, 'the run to close its session');
+    const commands = sent.splice(0);
+    const show = JSON.stringify(commands);
+    const onRun = commands
+      .filter((command) => command.collection === 'runs' || command.collection === 'node_executions')
+      .map(({ app, name, collection, documents }) => ({ app, name, collection, documents }));
+    // FerretDB v1 cannot guard a write atomically: the finish reads the run by `_id` first, while the
+    // run's MCP pool closes (guarded-update.ts), so that read is not on the critical path.
+    const finishRead = ferretdbV1 ? [{ app: 'worker', name: 'find', collection: 'runs', documents: undefined }] : [];
+    expect({ onRun, show }).toEqual({
+      onRun: [
+        { app: 'api', name: 'insert', collection: 'runs', documents: 1 },
+        { app: 'worker', name: 'findAndModify', collection: 'runs', documents: undefined },
+        { app: 'worker', name: 'insert', collection: 'node_executions', documents: 2 },
+        ...finishRead,
+        { app: 'worker', name: 'findAndModify', collection: 'runs', documents: undefined },
+      ],
+      show,
+    });
+    // Records are keyed <runId>:<seq> (a lookup by `_id` alone, which FerretDB v1 hands to SQL).
+    const records = await worker()
+      .get<Connection>(getConnectionToken(), { strict: false })
+      .collection('node_executions')
+      .find({ runId: new Types.ObjectId(run.body.id) }, { projection: { _id: 1 } })
+      .toArray();
+    expect(records.map((record) => String(record._id)).sort()).toEqual([`${run.body.id}:1`, `${run.body.id}:2`]);
+    // The log still shows all three nodes: end's record came with the terminal write.
+    const logs = await allLogs(apiUrl, run.body.id);
+    expect(logs.map((item) => `${item.seq}:${item.nodeId}:${item.status}`)).toEqual([
+      '1:start:succeeded',
+      '2:sum:succeeded',
+      '3:end:succeeded',
+    ]);
+  });
+});
