@@ -20,6 +20,7 @@ export async function benchConfig(overrides: Record<string, string> = {}): Promi
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     API_PORT: '0',
+    WORKER_METRICS_PORT: '0',
     MONGO_URL: mongo.toString(),
     REDIS_URL: redisUrl,
     QUEUE_PREFIX: `bench_${id}`,

@@ -2,8 +2,8 @@
 # The whole test suite (`scripts/dev.sh test`): installs what is missing, starts throwaway
 # FerretDB (on a throwaway PostgreSQL) and Redis on free loopback ports (unless MONGO_URL / REDIS_URL
 # are set), then typecheck, lint, import cycles, build, the committed OpenAPI document, MCP
-# conformance of the client and of a published server, unit tests, e2e tests. Every step runs; any
-# failure fails.
+# conformance of the client and of a published server, the API fuzzer (Schemathesis, scripts/fuzz.sh),
+# unit tests, e2e tests. Every step runs; any failure fails.
 # With arguments (`scripts/dev.sh test <jest path pattern>…`) only the build and the matching unit
 # and e2e tests run: the quick loop while working on one part.
 set -uo pipefail
@@ -93,6 +93,8 @@ step openapi-document node scripts/openapi.mjs --check
 [ $# -eq 0 ] && step conformance "$ROOT/scripts/conformance.sh"
 # MCP conformance of a published MCP server (mcpflow as a server; same pinned suite).
 [ $# -eq 0 ] && step server-conformance "$ROOT/scripts/conformance-server.sh"
+# Schemathesis over every operation of the live API (installs the pinned version into a venv under ~/.cache/mcpflow on first use).
+[ $# -eq 0 ] && step fuzz "$ROOT/scripts/fuzz.sh"
 step unit "${JEST[@]}" --selectProjects unit --ci --json --outputFile="$WORK/unit.json" "$@"
 step e2e "${JEST[@]}" --selectProjects e2e --ci --runInBand --json --outputFile="$WORK/e2e.json" "$@"
 

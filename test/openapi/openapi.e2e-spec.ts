@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { api } from '../support/http.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
@@ -13,9 +14,11 @@ describe('the served description', () => {
     await stack.close();
   });
 
-  it('serves /openapi.json: the committed docs/openapi.json', async () => {
+  it('serves /openapi.json: a valid OpenAPI 3.1 document, the committed docs/openapi.json', async () => {
     const res = await api(stack.apiUrl, 'GET', '/openapi.json');
     expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(await new Validator().validate(res.body)).toEqual({ valid: true });
     expect(res.body).toEqual(JSON.parse(readFileSync('docs/openapi.json', 'utf8')));
   });
 

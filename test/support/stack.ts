@@ -26,6 +26,7 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     API_PORT: '0',
+    WORKER_METRICS_PORT: '0',
     MONGO_URL: mongo.toString(),
     REDIS_URL: requireEnv('REDIS_URL'),
     QUEUE_PREFIX: `t_${id}`,

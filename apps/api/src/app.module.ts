@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { ConfigModule, NodeRegistryModule, PersistenceModule, type AppConfig } from '#workflow/nest';
+import { ConfigModule, MetricsModule, NodeRegistryModule, PersistenceModule, type AppConfig } from '#workflow/nest';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { ApiExceptionFilter } from './common/api-exception.filter.js';
 import { loggerModule, type LogOptions } from './common/logging.js';
@@ -8,6 +8,7 @@ import { loggerModule, type LogOptions } from './common/logging.js';
 import { HealthModule } from './health/health.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
 import { McpEndpointModule } from './mcp-endpoint/mcp-endpoint.module.js';
+import { ApiMetricsModule } from './metrics/metrics.module.js';
 import { McpServersModule } from './mcp-servers/mcp-servers.module.js';
 import { ProvidersModule } from './providers/providers.module.js';
 import { RedisModule } from './redis/redis.module.js';
@@ -35,6 +36,8 @@ export class AppModule {
         OpenApiModule,
         McpServersModule,
         McpEndpointModule,
+        MetricsModule,
+        ApiMetricsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
     };

@@ -3,6 +3,7 @@ import { LoggerModule } from 'nestjs-pino';
 import {
   ConfigModule,
   LlmModule,
+  MetricsModule,
   NodeRegistryModule,
   PersistenceModule,
   RunQueueProducer,
@@ -10,6 +11,7 @@ import {
   WorkflowStoreModule,
   type AppConfig,
 } from '#workflow/nest';
+import { WorkerMetrics } from './metrics/worker-metrics.js';
 import { RunProcessor } from './processors/run.processor.js';
 import { RunRetention } from './retention/run-retention.js';
 import { ActiveRuns } from './runs/active-runs.js';
@@ -24,7 +26,7 @@ import { SharedStdioServers } from './runs/shared-stdio-servers.js';
 import { ToolsetHealthSchedule } from './toolsets/toolset-health-schedule.js';
 import { ToolsetRefreshWorker } from './toolsets/toolset-refresh-worker.js';
 
-/** The worker: no HTTP server; BullMQ consumers wired to the engine (processors/). */
+/** The worker: BullMQ consumers wired to the engine (processors/); its only HTTP is GET /metrics (metrics/). */
 @Module({})
 export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -39,6 +41,7 @@ export class WorkerModule {
         ToolsetStoreModule,
         // The model client for llm/agent nodes, handed to them as ENGINE_EXTRAS.
         LlmModule,
+        MetricsModule,
       ],
       providers: [
         ActiveRuns,
@@ -55,6 +58,7 @@ export class WorkerModule {
         ToolsetHealthSchedule,
         ToolsetRefreshWorker,
         RunRetention,
+        WorkerMetrics,
       ],
     };
   }

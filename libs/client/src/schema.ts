@@ -230,6 +230,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics of the API and its workers
+         * @description The Prometheus exposition (text format 0.0.4): this API's HTTP, queue-depth and process
+         *     series, plus the runs, nodes, MCP calls and MCP sessions of every live worker, summed (each worker
+         *     also serves its own on its metrics listener). Needs a key with the `metrics` scope (or `admin`).
+         */
+        get: operations["Metrics_scrape"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -684,6 +706,13 @@ export interface components {
             };
             id: null;
         };
+        /** @description One server-sent event (each `data` a JSON text unless the route says otherwise) */
+        ServerSentEvent: {
+            event?: string;
+            data: string;
+            id?: string;
+            retry?: number;
+        };
         Provider: {
             id: string;
             name: string;
@@ -1127,6 +1156,57 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description A fault of the service (logged with the requestId) */
             500: {
                 headers: {
@@ -1157,7 +1237,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    scopes: ("admin" | "write" | "run" | "read" | "mcp")[];
+                    scopes: ("admin" | "write" | "run" | "read" | "mcp" | "metrics")[];
                     workflows?: string[];
                     mcpServers?: string[];
                     /** Format: date-time */
@@ -1205,6 +1285,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The body is larger than the limit */
             413: {
                 headers: {
@@ -1216,6 +1330,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1274,6 +1405,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -1285,6 +1450,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1329,6 +1511,40 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -1340,6 +1556,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1568,6 +1801,57 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description A fault of the service (logged with the requestId) */
             500: {
                 headers: {
@@ -1634,6 +1918,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The body is larger than the limit */
             413: {
                 headers: {
@@ -1645,6 +1963,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1691,6 +2026,40 @@ export interface operations {
                     "application/json": components["schemas"]["McpServer"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -1702,6 +2071,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1746,6 +2132,40 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -1757,6 +2177,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1832,6 +2269,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -1860,6 +2331,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1918,13 +2406,28 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The session ended (DELETE) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The request is invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["JsonRpcError"] | {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
             /** @description No valid API key */
@@ -1956,6 +2459,24 @@ export interface operations {
             };
             /** @description Method not allowed */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not acceptable (the Accept header) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Unsupported media type (the Content-Type header) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2016,13 +2537,28 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The session ended (DELETE) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The request is invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["JsonRpcError"] | {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
             /** @description No valid API key */
@@ -2054,6 +2590,24 @@ export interface operations {
             };
             /** @description Method not allowed */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not acceptable (the Accept header) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Unsupported media type (the Content-Type header) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2114,13 +2668,28 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The session ended (DELETE) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The request is invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["JsonRpcError"] | {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
             /** @description No valid API key */
@@ -2152,6 +2721,24 @@ export interface operations {
             };
             /** @description Method not allowed */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not acceptable (the Accept header) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Unsupported media type (the Content-Type header) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2690,7 +3277,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["JsonRpcError"] | {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
             /** @description No valid API key */
@@ -2775,7 +3370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["ServerSentEvent"];
                 };
             };
             /** @description No valid API key */
@@ -2821,6 +3416,94 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+        };
+    };
+    Metrics_scrape: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The exposition text */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
         };
@@ -2913,6 +3596,57 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description A fault of the service (logged with the requestId) */
             500: {
                 headers: {
@@ -2976,6 +3710,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The body is larger than the limit */
             413: {
                 headers: {
@@ -2987,6 +3755,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3033,6 +3818,40 @@ export interface operations {
                     "application/json": components["schemas"]["Provider"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -3044,6 +3863,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3088,6 +3924,40 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -3116,6 +3986,23 @@ export interface operations {
                         statusCode: 409;
                         /** @enum {string} */
                         code: "PROVIDER_IN_USE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3188,6 +4075,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -3216,6 +4137,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3285,6 +4223,57 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description A fault of the service (logged with the requestId) */
             500: {
                 headers: {
@@ -3325,6 +4314,40 @@ export interface operations {
                     "application/json": components["schemas"]["Run"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -3336,6 +4359,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3380,6 +4420,40 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -3408,6 +4482,23 @@ export interface operations {
                         statusCode: 409;
                         /** @enum {string} */
                         code: "RUN_NOT_FINISHED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3463,6 +4554,40 @@ export interface operations {
                     "application/json": components["schemas"]["Run"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -3491,6 +4616,23 @@ export interface operations {
                         statusCode: 409;
                         /** @enum {string} */
                         code: "RUN_FINISHED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3538,7 +4680,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["ServerSentEvent"];
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
             /** @description Not found */
@@ -3552,6 +4728,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3621,6 +4814,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -3632,6 +4859,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3711,6 +4955,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -3739,6 +5017,23 @@ export interface operations {
                         statusCode: 409;
                         /** @enum {string} */
                         code: "IDEMPOTENCY_KEY_REUSED" | "RUN_NOT_FINISHED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3799,6 +5094,57 @@ export interface operations {
                         statusCode: 400;
                         /** @enum {string} */
                         code: "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3891,6 +5237,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -3901,7 +5264,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "FORBIDDEN" | "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3936,6 +5299,23 @@ export interface operations {
                         statusCode: 422;
                         /** @enum {string} */
                         code: "MCP_AUTH_FAILED" | "MCP_PROTOCOL_ERROR" | "MCP_TIMEOUT" | "MCP_UNREACHABLE" | "OUTBOUND_BLOCKED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3982,6 +5362,40 @@ export interface operations {
                     "application/json": components["schemas"]["Toolset"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -3993,6 +5407,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4037,6 +5468,40 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -4065,6 +5530,23 @@ export interface operations {
                         statusCode: 409;
                         /** @enum {string} */
                         code: "TOOLSET_IN_USE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4143,6 +5625,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -4153,7 +5652,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "FORBIDDEN" | "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4228,6 +5727,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description A fault of the service (logged with the requestId) */
             500: {
                 headers: {
@@ -4291,6 +5807,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -4302,6 +5852,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4358,6 +5925,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -4368,7 +5952,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "FORBIDDEN" | "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4386,6 +5970,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4437,6 +6038,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -4447,7 +6065,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "FORBIDDEN" | "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4499,6 +6117,23 @@ export interface operations {
                         statusCode: 422;
                         /** @enum {string} */
                         code: "MCP_AUTH_FAILED" | "MCP_PROTOCOL_ERROR" | "MCP_TIMEOUT" | "MCP_UNREACHABLE" | "OUTBOUND_BLOCKED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4572,6 +6207,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -4582,7 +6234,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "FORBIDDEN" | "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4634,6 +6286,23 @@ export interface operations {
                         statusCode: 422;
                         /** @enum {string} */
                         code: "MCP_AUTH_FAILED" | "MCP_PROTOCOL_ERROR" | "MCP_TIMEOUT" | "MCP_UNREACHABLE" | "OUTBOUND_BLOCKED" | "TOOL_UNUSABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4717,6 +6386,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -4728,6 +6431,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4830,6 +6550,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The body is larger than the limit */
             413: {
                 headers: {
@@ -4841,6 +6595,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4933,6 +6704,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The key may not do this */
             403: {
                 headers: {
@@ -4943,7 +6731,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 403;
                         /** @enum {string} */
-                        code: "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
+                        code: "FORBIDDEN" | "STDIO_ADMIN_REQUIRED" | "STDIO_COMMAND_NOT_ALLOWED" | "STDIO_DISABLED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4978,6 +6766,23 @@ export interface operations {
                         statusCode: 422;
                         /** @enum {string} */
                         code: "MCP_AUTH_FAILED" | "MCP_PROTOCOL_ERROR" | "MCP_TIMEOUT" | "MCP_UNREACHABLE" | "OUTBOUND_BLOCKED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5038,6 +6843,57 @@ export interface operations {
                         statusCode: 400;
                         /** @enum {string} */
                         code: "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5133,6 +6989,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The body is larger than the limit */
             413: {
                 headers: {
@@ -5144,6 +7034,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5190,6 +7097,40 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowWithProblems"];
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -5201,6 +7142,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5299,6 +7257,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -5327,6 +7319,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5371,6 +7380,40 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -5382,6 +7425,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5471,6 +7531,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -5516,6 +7610,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5585,6 +7696,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -5596,6 +7741,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5660,6 +7822,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -5671,6 +7867,23 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5769,6 +7982,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
             /** @description The body is larger than the limit */
             413: {
                 headers: {
@@ -5780,6 +8027,23 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;

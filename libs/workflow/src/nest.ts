@@ -96,3 +96,9 @@ export { NODE_REGISTRY, ENGINE_EXTRAS, NodeRegistryModule } from './runtime/node
 // API keys: stored hashed (the API's auth guard and key management read them here)
 export * from './persistence/api-key.schema.js';
 export { ApiKeyRepository, type ApiKeyRecord, type NewApiKey, type StoredApiKey } from './persistence/api-key.repository.js';
+
+// Metrics: the Prometheus series of API and worker (one Metrics per application)
+export * from './metrics/metrics.js';
+export { MetricsModule } from './metrics/metrics.module.js';
+export { SNAPSHOT_INTERVAL_MS, pushWorkerSnapshot, readWorkerSnapshots } from './metrics/worker-snapshots.js';
+export { OTHER_LABEL_VALUE } from './metrics/bounded-label.js';

@@ -2,7 +2,7 @@
  * What a key may do. A key holds one or more scopes; a route names the scopes that suffice, and
  * `admin` suffices everywhere. Issue-specific scopes (e.g. `mcp`) are added here, nowhere else.
  */
-export const SCOPES = ['admin', 'write', 'run', 'read', 'mcp'] as const;
+export const SCOPES = ['admin', 'write', 'run', 'read', 'mcp', 'metrics'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export function isScope(value: string): value is Scope {

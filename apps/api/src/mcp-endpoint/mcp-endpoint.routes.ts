@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParams, type RouteDescription } from '../openapi/api-route.js';
+import { errorBody, idParams, serverSentEvent, type RouteDescription } from '../openapi/api-route.js';
 
 /**
  * How the MCP protocol endpoints describe themselves in the OpenAPI document. They speak JSON-RPC
@@ -11,8 +11,10 @@ const jsonRpcError = z
   .object({ jsonrpc: z.literal('2.0'), error: z.object({ code: z.number(), message: z.string() }), id: z.null() })
   .meta({ id: 'JsonRpcError' });
 const refusals = { 401: jsonRpcError, 403: jsonRpcError, 404: jsonRpcError, 429: jsonRpcError } as const;
+/** A body that is not JSON at all is refused by the API's JSON parser, before MCP: the API's error body. */
+const badMessage = z.union([jsonRpcError, errorBody(400, ['MALFORMED_JSON'])]);
 const mcpAnswer = { description: 'The MCP answer: JSON, or an SSE stream of JSON-RPC messages', schema: message };
-const events = { description: 'Server-sent JSON-RPC messages', contentType: 'text/event-stream', schema: z.string() };
+const events = { description: 'Server-sent JSON-RPC messages', contentType: 'text/event-stream', schema: serverSentEvent };
 
 const keyInPathParams = idParams.extend({
   key: z.string().meta({ description: 'An API key (only with MCP_KEY_IN_PATH=on; weaker than the Authorization header)' }),
@@ -25,8 +27,12 @@ export const mcpEndpointRoutes = {
     tags: ['mcp'],
     methods: ['post', 'get', 'delete'],
     params: idParams,
-    responses: { 200: mcpAnswer, 202: { description: 'A notification or response accepted' } },
-    errors: { 400: jsonRpcError, ...refusals, 405: jsonRpcError, 500: jsonRpcError },
+    responses: {
+      200: mcpAnswer,
+      202: { description: 'A notification or response accepted' },
+      204: { description: 'The session ended (DELETE)' },
+    },
+    errors: { 400: badMessage, ...refusals, 405: jsonRpcError, 406: jsonRpcError, 415: jsonRpcError, 500: jsonRpcError },
   },
   sseStream: {
     summary: 'MCP legacy HTTP+SSE (2024-11-05): the event stream',
@@ -42,7 +48,7 @@ export const mcpEndpointRoutes = {
     query: z.object({ sessionId: z.string() }),
     body: message,
     responses: { 202: { description: 'Accepted: the answer comes on the event stream' } },
-    errors: { 400: jsonRpcError, ...refusals, 500: jsonRpcError },
+    errors: { 400: badMessage, ...refusals, 500: jsonRpcError },
   },
 } satisfies Record<string, RouteDescription>;
 

@@ -61,7 +61,11 @@ export class StreamableHttpEndpoint implements BeforeApplicationShutdown {
     if (req.method === 'GET') return this.openListChangedStream(server, req, res);
     if (req.method === 'DELETE') {
       // Nothing is held under a session id, so ending one has nothing to release.
-      res.status(sessionId ? 204 : 405).end();
+      if (sessionId) res.status(204).end();
+      else
+        res
+          .status(405)
+          .json({ jsonrpc: '2.0', error: { code: -32000, message: 'DELETE ends a session: send its Mcp-Session-Id' }, id: null });
       return;
     }
     const message = jsonRpcMessage(req.body);

@@ -32,7 +32,7 @@ export interface RouteDescription {
 }
 
 export type SuccessStatus = 200 | 201 | 202 | 204;
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 422 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 422 | 429 | 500 | 503;
 
 export interface AnswerDescription {
   description: string;
@@ -66,6 +66,11 @@ export function errorBody(statusCode: number, codes: readonly string[]) {
     requestId: z.string(),
   });
 }
+
+/** One event of a `text/event-stream` answer, as a client's EventSource parser hands it over. */
+export const serverSentEvent = z
+  .object({ event: z.string().optional(), data: z.string(), id: z.string().optional(), retry: z.number().optional() })
+  .meta({ id: 'ServerSentEvent', description: 'One server-sent event (each `data` a JSON text unless the route says otherwise)' });
 
 /** `?limit&cursor` pages: `{items, nextCursor}`, newest first. */
 export function pageOf<T extends z.ZodType>(item: T) {

@@ -27,14 +27,18 @@ const VERBS: Partial<Record<RequestMethod, string>> = {
 /** Answers any route can give besides its own: a fault, or (with a body) a body too large or not JSON. */
 const COMMON_ERRORS = { 500: ['INTERNAL_ERROR'] } as const;
 const BODY_ERRORS = { 400: ['MALFORMED_JSON'], 413: ['BODY_TOO_LARGE'] } as const;
+/** What the key guard answers on any route that needs a key (apps/api/src/api-keys/auth.guard.ts). */
+const AUTH_ERRORS = { 401: ['UNAUTHENTICATED'], 403: ['FORBIDDEN'], 429: ['RATE_LIMITED'] } as const;
 const STATUS_TEXT: Record<number, string> = {
   400: 'The request is invalid',
   401: 'No valid API key',
   403: 'The key may not do this',
   404: 'Not found',
   405: 'Method not allowed',
+  406: 'Not acceptable (the Accept header)',
   409: 'Conflict with the current state',
   413: 'The body is larger than the limit',
+  415: 'Unsupported media type (the Content-Type header)',
   422: 'Understood but cannot be done (the cause is in code and errors)',
   429: 'Too many requests',
   500: 'A fault of the service (logged with the requestId)',
@@ -103,6 +107,7 @@ function errorAnswers(description: RouteDescription): Record<string, ZodOpenApiR
   };
   for (const [status, codes] of Object.entries(description.errors ?? {})) if (codes) add(Number(status), codes);
   if (description.body) for (const [status, codes] of Object.entries(BODY_ERRORS)) add(Number(status), codes);
+  if (!description.public) for (const [status, codes] of Object.entries(AUTH_ERRORS)) add(Number(status), codes);
   for (const [status, codes] of Object.entries(COMMON_ERRORS)) add(Number(status), codes);
   const responses: Record<string, ZodOpenApiResponseObject> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { pageQuerySchema } from '../common/pagination.js';
-import { idParams, pageOf, type RouteDescription } from '../openapi/api-route.js';
+import { idParams, pageOf, serverSentEvent, type RouteDescription } from '../openapi/api-route.js';
 import { idempotencyHeaders, logItemSchema, replayedHeader, runSchema } from './dto/run-responses.js';
 import { logPageQuerySchema, runListQuerySchema, startRunBodySchema, waitQuerySchema } from './dto/run-requests.js';
 
@@ -46,7 +45,7 @@ export const runRoutes = {
   events: {
     summary: 'Follow a run live (Server-Sent Events)',
     params: idParams,
-    responses: { 200: { description: EVENTS, contentType: 'text/event-stream', schema: z.string() } },
+    responses: { 200: { description: EVENTS, contentType: 'text/event-stream', schema: serverSentEvent } },
     errors: { 404: ['NOT_FOUND'] },
   },
   delete: {

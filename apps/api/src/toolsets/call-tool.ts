@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { connectMcp, validateArguments } from '#mcp';
 import {
+  Metrics,
   ToolCallRepository,
   ToolsetRefreshRequests,
   ToolsetRepository,
@@ -31,6 +32,7 @@ export class CallTool {
     private readonly targets: ToolsetTargets,
     private readonly toolCalls: ToolCallRepository,
     private readonly refreshes: ToolsetRefreshRequests,
+    private readonly metrics: Metrics,
   ) {}
 
   /** `requester`: the API key asking (a stdio toolset needs `admin`). */
@@ -74,6 +76,7 @@ export class CallTool {
 
   /** Usage is a by-product: failing to record it never fails the call. */
   private async recordUsage(call: ToolCallRecord): Promise<void> {
+    this.metrics.mcpCall(call, 'adhoc');
     await this.toolCalls
       .record(call)
       .catch((error: unknown) => this.logger.warn({ err: error, toolsetId: call.toolsetId }, 'tool call not recorded for usage'));

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { type RunEvent } from '#workflow';
 import {
   APP_CONFIG,
+  Metrics,
   redisConnectionOptions,
   runEventsChannel,
   toLogItem,
@@ -21,7 +22,10 @@ import {
 export class RunEventsPublisher implements OnApplicationShutdown {
   private readonly redis: Redis;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {
     this.redis = new Redis({ ...redisConnectionOptions(config), enableOfflineQueue: false });
     this.redis.on('error', () => undefined);
   }
@@ -35,6 +39,7 @@ export class RunEventsPublisher implements OnApplicationShutdown {
     const running = new Map<string, RunningNode>();
     const others = (nodeId: string): RunningNode[] => [...running.values()].filter((node) => node.nodeId !== nodeId);
     return (event) => {
+      this.metrics.runEvent(event, claim);
       const at = new Date(event.at).toISOString();
       switch (event.type) {
         case 'run.started':
@@ -71,6 +76,7 @@ export class RunEventsPublisher implements OnApplicationShutdown {
   }
 
   runFinished(run: RunDoc): void {
+    this.metrics.runFinished(run);
     const view = toRunView(run);
     this.publish({ type: 'run.finished', runId: view.id, at: view.finishedAt ?? new Date().toISOString(), run: view });
   }

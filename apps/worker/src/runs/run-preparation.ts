@@ -10,6 +10,7 @@ import {
   ToolsetSnapshots,
   ToolsetTargets,
   WorkflowRepository,
+  Metrics,
   type AppConfig,
   type RunDoc,
   type SecretBox,
@@ -84,6 +85,7 @@ export class RunPreparer {
     @Optional() private readonly sharedStdio?: SharedStdioServers,
     @Optional() private readonly toolCalls?: ToolCallRepository,
     @Optional() private readonly refreshes?: ToolsetRefreshRequests,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   /**
@@ -112,6 +114,7 @@ export class RunPreparer {
     };
     // Declares the elicitation capability; each call answers with its node's policy (declining by default).
     const pool = new McpClientPool({ onSessionOpened, onElicitation: async () => ({ action: 'decline' }), onToolsListChanged });
+    this.metrics?.holdSessions(pool);
     const servers = this.sharedStdio;
     const shared = servers && {
       isShared: (toolsetId: string) => toolsets.sharedProcess(toolsetId),
@@ -120,7 +123,10 @@ export class RunPreparer {
     const calls = this.toolCalls;
     // Usage is a by-product: written without holding the run up, and a failed write never fails it.
     const notRecorded = (error: unknown) => this.logger.warn({ err: error, runId: String(runId) }, 'tool call not recorded for usage');
-    const onCall = calls && ((call: CallOutcome) => void calls.record({ ...call, source: 'run', runId: String(runId) }).catch(notRecorded));
+    const onCall = (call: CallOutcome) => {
+      this.metrics?.mcpCall(call, 'run');
+      void calls?.record({ ...call, source: 'run', runId: String(runId) }).catch(notRecorded);
+    };
     const invoker = new PooledToolInvoker(pool, recorder.targets, toolsets, this.config.limits.callTimeoutMs, shared, onCall);
     const definition = this.workflows.findVersion(plan.workflowId, plan.version).then((version) => version?.definition);
     return new PreparedRun(plan, definition, toolsets, pool, invoker, recorder, this.registry);

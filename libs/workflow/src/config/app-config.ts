@@ -49,6 +49,8 @@ const envSchema = z.object({
   SECRETS_KEY_PREVIOUS: z.string().optional(),
   WORKER_CONCURRENCY: int(10, 1),
   WORKER_SHUTDOWN_GRACE_MS: int(10_000),
+  WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  WORKER_METRICS_PORT: int(9464).pipe(z.number().max(65535)),
   RUN_LOCK_DURATION_MS: int(30_000, 1000),
   RUN_STALLED_INTERVAL_MS: int(15_000, 100),
   RUN_MAX_STALLED_COUNT: int(2),
@@ -100,6 +102,8 @@ export type AppConfig = Readonly<{
   queuePrefix: string;
   secrets: { key?: string; previousKey?: string };
   worker: { concurrency: number; shutdownGraceMs: number };
+  /** The worker's own `GET /metrics` listener (loopback unless told; port 0 = any free port, as tests use). */
+  workerMetrics: { host: string; port: number };
   /** Run recovery: BullMQ stalled-job detection and the worker's sweep of runs without a live job. */
   recovery: { lockDurationMs: number; stalledIntervalMs: number; maxStalledCount: number; sweepIntervalMs: number; requeueAfterMs: number };
   /** Pruning of finished runs: by age and by count, whichever comes first; 0 = no limit (both 0 = off). */
@@ -162,6 +166,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queuePrefix: e.QUEUE_PREFIX,
     secrets: { key: e.SECRETS_KEY, previousKey: e.SECRETS_KEY_PREVIOUS },
     worker: { concurrency: e.WORKER_CONCURRENCY, shutdownGraceMs: e.WORKER_SHUTDOWN_GRACE_MS },
+    workerMetrics: { host: e.WORKER_METRICS_HOST, port: e.WORKER_METRICS_PORT },
     recovery: {
       lockDurationMs: e.RUN_LOCK_DURATION_MS,
       stalledIntervalMs: e.RUN_STALLED_INTERVAL_MS,

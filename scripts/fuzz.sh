@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The API fuzzer step of `scripts/dev.sh test`: Schemathesis (pinned, from PyPI, installed into a
+# virtual environment under the cache folder on first use) against a live API + worker started
+# from dist/ over MONGO_URL / REDIS_URL (the suite's throwaway services), with a valid admin key,
+# over every operation of /openapi.json. Fails on any 5xx and on any answer (status, content type
+# or body) its operation does not document. Bounded: FUZZ_MAX_EXAMPLES cases per operation and
+# FUZZ_MAX_SECONDS in all (the whole step is also killed after twice that).
+#   FUZZ_SEED=<n> picks another reproducible run (the default seed is fixed, so the step is a gate
+#   that does not change under you); FUZZ_SEED=random draws one (printed).
+# Cache: $MCPFLOW_CACHE_DIR, else ${XDG_CACHE_HOME:-~/.cache}/mcpflow. The API may reach no host at
+# all (OUTBOUND_DENY='*'): fuzzed toolset and provider URLs are refused before any connection.
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/lib/services.sh
+source "$ROOT/scripts/lib/services.sh"
+
+SCHEMATHESIS_VERSION=4.32.5
+VENV="${MCPFLOW_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/mcpflow}/schemathesis-$SCHEMATHESIS_VERSION"
+MAX_EXAMPLES=${FUZZ_MAX_EXAMPLES:-12}
+MAX_SECONDS=${FUZZ_MAX_SECONDS:-90}
+SEED=${FUZZ_SEED:-20261123}
+CHECKS=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance
+
+ensure_schemathesis() {
+  [ -f "$VENV/.installed" ] && return 0
+  log "installing schemathesis==$SCHEMATHESIS_VERSION into $VENV"
+  command -v python3 >/dev/null || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 >/dev/null
+  rm -rf "$VENV"
+  if ! python3 -m venv "$VENV" 2>/dev/null; then
+    # Debian's python3 ships venv (and its pip) apart.
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null || return 1
+    python3 -m venv "$VENV" || return 1
+  fi
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" || return 1
+  touch "$VENV/.installed"
+}
+
+[ -n "${MONGO_URL:-}" ] && [ -n "${REDIS_URL:-}" ] || { log "fuzz: MONGO_URL and REDIS_URL must be set (scripts/dev.sh test sets them)"; exit 1; }
+[ -f "$ROOT/dist/apps/api/src/main.js" ] || { log "fuzz: dist/ is missing: run npm run build first"; exit 1; }
+ensure_schemathesis || { log "fuzz: could not install schemathesis==$SCHEMATHESIS_VERSION"; exit 1; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/mcpflow-fuzz.XXXXXX")
+PIDS=()
+cleanup() {
+  local pid
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+ID=fuzz_$(node -e 'console.log(require("node:crypto").randomBytes(4).toString("hex"))')
+KEY=$(node -e 'console.log("mcpf_" + require("node:crypto").randomBytes(32).toString("base64url"))')
+PORT=$(free_port)
+export NODE_ENV=test LOG_LEVEL=warn API_HOST=127.0.0.1 API_PORT=$PORT WORKER_METRICS_PORT=0 QUEUE_PREFIX=$ID ADMIN_API_KEY=$KEY
+MONGO_URL=$(node -e 'const u = new URL(process.argv[1]); u.pathname = "/" + process.argv[2]; console.log(u.href)' "$MONGO_URL" "$ID")
+SECRETS_KEY=$(node -e 'console.log(require("node:crypto").randomBytes(32).toString("hex"))')
+export MONGO_URL SECRETS_KEY REDIS_URL OUTBOUND_DENY='*' RATE_LIMIT_PER_MINUTE=10000000 AUTH_FAILURES_PER_MINUTE=100000
+node "$ROOT/dist/apps/api/src/main.js" >"$WORK/api.log" 2>&1 &
+PIDS+=($!)
+node "$ROOT/dist/apps/worker/src/main.js" >"$WORK/worker.log" 2>&1 &
+PIDS+=($!)
+if ! wait_http "http://127.0.0.1:$PORT/health" 30; then
+  log "fuzz: the API did not answer on 127.0.0.1:$PORT"; tail -n 30 "$WORK/api.log" >&2; exit 1
+fi
+
+SEED_ARGS=(--seed "$SEED")
+[ "$SEED" = random ] && SEED_ARGS=()
+log "fuzz: schemathesis $SCHEMATHESIS_VERSION, every operation, ≤ $MAX_EXAMPLES examples each, ≤ $MAX_SECONDS s, seed ${SEED}"
+# Revoking keys goes last, on its own: earlier, stateful tests would revoke the key they test with
+# (GET /api-keys lists it) and every later request would be a 401.
+REVOKE=ApiKeys_revoke
+fuzz() { # budget in seconds, then schemathesis arguments…
+  local budget=$1; shift
+  # From the scratch folder: Schemathesis keeps state (.schemathesis/) in its working directory.
+  (cd "$WORK" && timeout --signal=TERM $((budget * 2)) "$VENV/bin/st" run "http://127.0.0.1:$PORT/openapi.json" \
+    --header "Authorization: Bearer $KEY" --checks "$CHECKS" --max-examples "$MAX_EXAMPLES" --max-time "$budget" \
+    --workers 2 --request-timeout 20 --generation-database none --no-color "${SEED_ARGS[@]}" "$@") 2>&1 | tee -a "$WORK/st.log"
+  return "${PIPESTATUS[0]}"
+}
+fuzz "$MAX_SECONDS" --exclude-operation-id "$REVOKE"
+status=$?
+fuzz 20 --include-operation-id "$REVOKE" || status=1
+if grep -q -i -E 'unhandled|internal' "$WORK/api.log"; then
+  log "fuzz: the API logged faults:"; grep -i -E 'unhandled|internal' "$WORK/api.log" | tail -n 20 >&2
+fi
+[ "$status" -eq 0 ] && log "fuzz: no failure" || log "fuzz: schemathesis failed (exit $status)"
+exit "$status"
