@@ -2801,13 +2801,28 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The session ended (DELETE) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The request is invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["JsonRpcError"] | {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
             /** @description No valid API key */
@@ -2839,6 +2854,24 @@ export interface operations {
             };
             /** @description Method not allowed */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not acceptable (the Accept header) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Unsupported media type (the Content-Type header) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2901,13 +2934,28 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The session ended (DELETE) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The request is invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["JsonRpcError"] | {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
             /** @description No valid API key */
@@ -2939,6 +2987,24 @@ export interface operations {
             };
             /** @description Method not allowed */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not acceptable (the Accept header) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Unsupported media type (the Content-Type header) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3001,13 +3067,28 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The session ended (DELETE) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description The request is invalid */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["JsonRpcError"] | {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
             /** @description No valid API key */
@@ -3039,6 +3120,24 @@ export interface operations {
             };
             /** @description Method not allowed */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not acceptable (the Accept header) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Unsupported media type (the Content-Type header) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3104,7 +3203,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["JsonRpcError"] | {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
             /** @description No valid API key */
@@ -3191,7 +3298,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["ServerSentEvent"];
                 };
             };
             /** @description No valid API key */
