@@ -39,7 +39,8 @@ async function databaseName(mongoUrl: string): Promise<string> {
   }
 }
 
-export async function startBenchStack(workerConcurrency: number): Promise<BenchStack> {
+/** `workerEnv`: settings of the worker process beyond the stack's configuration (e.g. retention off). */
+export async function startBenchStack(workerConcurrency: number, workerEnv: Record<string, string> = {}): Promise<BenchStack> {
   const { config, services: started } = await benchConfig({ WORKER_CONCURRENCY: String(workerConcurrency) });
   const app: NestExpressApplication = await createApiApp(config);
   await app.listen(0, '127.0.0.1');
@@ -48,7 +49,7 @@ export async function startBenchStack(workerConcurrency: number): Promise<BenchS
   // Requests to this API carry the seeded admin key, as a client's would.
   authenticateAs(apiUrl, config.auth.adminApiKey as string);
   const fixture = await startFixtureServer();
-  const worker = await spawnWorker(config);
+  const worker = await spawnWorker(config, workerEnv);
   const db = await mongoose.createConnection(config.mongoUrl).asPromise();
   return {
     config,

@@ -21,7 +21,10 @@ import {
   timeRawMcpCalls,
   timeRawMcpSessions,
 } from './runs-floor.js';
+import { createEchoWorkflow, percentile, round, timeRun as timeRunAt } from './run-client.js';
 import { startBenchStack, type BenchStack } from './runs-stack.js';
+
+const timeRun = (stack: BenchStack, workflowId: string, index: number) => timeRunAt(stack.apiUrl, workflowId, index);
 
 const ENGINE_NODES = 1000;
 const WARM_UP_RUNS = 20;
@@ -33,59 +36,11 @@ const RESULTS_FILE = 'bench/results/runs.json';
 /** The whole benchmark must end well within this. */
 const TIME_LIMIT_MS = 10 * 60_000;
 
-const round = (value: number, digits = 2) => Number(value.toFixed(digits));
-const percentile = (times: number[], p: number) => {
-  const sorted = [...times].sort((a, b) => a - b);
-  return round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]);
-};
-
-async function createEchoWorkflow(stack: BenchStack): Promise<string> {
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(stack.apiUrl + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await res.json()) as { id: string };
-    if (res.status !== 201) throw new Error(`POST ${path} → ${res.status} ${JSON.stringify(json)}`);
-    return json.id;
-  };
-  const toolsetId = await post('/toolsets', { name: 'fixture', url: stack.fixture.url });
-  return post('/workflows', {
-    name: 'echo',
-    inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
-    nodes: [
-      { id: 'start', type: 'start' },
-      { id: 'echo', type: 'mcpTool', config: { toolsetId, tool: 'echo' }, inputs: { message: { ref: 'start.message' } } },
-      { id: 'end', type: 'end', inputs: { echoed: { ref: 'echo.text' } } },
-    ],
-    edges: [
-      { source: 'start', target: 'echo' },
-      { source: 'echo', target: 'end' },
-    ],
-  });
-}
-
-/** POST a run and wait for its end in the same request; ms from POST to the terminal answer. */
-async function timeRun(stack: BenchStack, workflowId: string, index: number): Promise<number> {
-  const began = performance.now();
-  const res = await fetch(`${stack.apiUrl}/workflows/${workflowId}/runs?wait=60000`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ inputs: { message: `run ${index}` } }),
-  });
-  const run = (await res.json()) as { status: string; outputs: { echoed?: string } };
-  const elapsed = performance.now() - began;
-  if (res.status !== 200 || run.status !== 'succeeded' || run.outputs.echoed !== `run ${index}`)
-    throw new Error(`run ${index}: ${res.status} ${JSON.stringify(run)}`);
-  return elapsed;
-}
-
 async function main() {
   const engine = await measureEngineOverhead({ nodes: ENGINE_NODES });
   const stack = await startBenchStack(IN_FLIGHT);
   try {
-    const workflowId = await createEchoWorkflow(stack);
+    const workflowId = await createEchoWorkflow(stack.apiUrl, stack.fixture.url);
     for (let index = 0; index < WARM_UP_RUNS; index++) await timeRun(stack, workflowId, index);
     const runTimes: number[] = [];
     for (let index = 0; index < LATENCY_RUNS; index++) runTimes.push(await timeRun(stack, workflowId, index));

@@ -78,7 +78,7 @@ async function inParallel(total: number, inFlight: number, task: (index: number)
 
 /**
  * `count` finished runs of three node records each, spread over `workflowIds`: inserted through
- * RunRepository.insert and NodeExecutionRepository.saveExecution (the writes a run makes), then
+ * RunRepository.insert and NodeExecutionRepository.saveExecutions (the writes a run makes), then
  * marked finished in batches of 500 by one update each. That last step is the one shortcut: the
  * per-run claim and finish on FerretDB v1/SQLite at this size would take tens of minutes — the
  * very cost being measured.
@@ -92,7 +92,8 @@ export async function makeHistory(store: BenchStore, count: number, workflowIds:
       inputs: { message: `history ${index}` },
     });
     ids.push(run._id);
-    for (let seq = 1; seq <= 3; seq++) await store.executions.saveExecution(benchRecord(String(run._id), seq));
+    // One insert of the three, as a run's durable write carries the records deferred before it.
+    await store.executions.saveExecutions([1, 2, 3].map((seq) => benchRecord(String(run._id), seq)));
   });
   const statuses = ['succeeded', 'succeeded', 'succeeded', 'failed'] as const;
   for (let offset = 0; offset < ids.length; offset += 500) {

@@ -23,7 +23,7 @@ export interface NodeExecutionPlan {
   published: PublishedValues;
   runInputs: Record<string, unknown>;
   /** `at`: the first attempt's is the execution's `startedAt`, so that a start rebuilt from the record matches the live one. */
-  onAttemptStarted(attempt: number, at: number): void;
+  onAttemptStarted(node: NodeDefinition, attempt: number, at: number): void;
 }
 
 interface AttemptFacts {
@@ -92,14 +92,17 @@ export async function executeNode(plan: NodeExecutionPlan): Promise<NodeExecutio
   const maxAttempts = node.retry?.maxAttempts ?? 1;
   let inputs: Record<string, unknown> = {};
   for (let attempt = 1; ; attempt += 1) {
-    plan.onAttemptStarted(attempt, attempt === 1 ? startedAt : services.clock.now());
+    plan.onAttemptStarted(node, attempt, attempt === 1 ? startedAt : services.clock.now());
     // Only a node with its own timeout needs a signal of its own (see runAttempt).
     const attemptController = node.timeoutMs === undefined ? undefined : new AbortController();
     const signal = attemptController?.signal ?? runSignal;
     const untrack = attemptController ? plan.trackAttempt(attemptController) : noop;
     try {
       if (runSignal.aborted) throw runSignal.reason;
-      const declared = await executor.describeInputs?.({ node, nodePath, catalog: services.catalog, workflow: plan.workflow });
+      // No await (a microtask per node) for a type that declares no inputs.
+      const declared = executor.describeInputs
+        ? await executor.describeInputs({ node, nodePath, catalog: services.catalog, workflow: plan.workflow })
+        : undefined;
       inputs = resolveNodeInputs(node, nodePath, declared, plan.published);
       const context: NodeExecutionContext = {
         runId: plan.runId,

@@ -6,14 +6,19 @@ import type { NodeDefinition, NodeErrorInfo, NodeStatus } from './types.js';
 /** Host hook applied to resolved inputs before they are logged (secrets out). */
 export type RedactInputs = (inputs: Record<string, unknown>, node: NodeDefinition) => Record<string, unknown>;
 
-export interface ExecutionFacts {
+/** Where a record belongs: its run, its place in the run and the node. */
+export interface RecordPlace {
   runId: string;
   seq: number;
   node: NodeDefinition;
+  finishedAt: number;
+}
+
+/** What the execution did. Kept apart from the place so that no per-node copy merges the two. */
+export interface ExecutionFacts {
   status: NodeStatus;
   attempt: number;
   startedAt: number;
-  finishedAt: number;
   inputs: Record<string, unknown>;
   outputs: Record<string, unknown>;
   error?: NodeErrorInfo;
@@ -22,20 +27,25 @@ export interface ExecutionFacts {
 }
 
 /** Builds the persisted record: redacted, capped log copies plus the full state for resume. */
-export function buildExecutionRecord(facts: ExecutionFacts, limits: EngineLimits, redact?: RedactInputs): ExecutionRecord {
-  const { node } = facts;
+export function buildExecutionRecord(
+  place: RecordPlace,
+  facts: ExecutionFacts,
+  limits: EngineLimits,
+  redact?: RedactInputs,
+): ExecutionRecord {
+  const { node, finishedAt } = place;
   const loggedInputs = capForLog(redact ? redact(facts.inputs, node) : facts.inputs, limits.maxOutputBytes);
   const loggedOutputs = capForLog(facts.outputs, limits.maxOutputBytes);
   const record: ExecutionRecord = {
-    runId: facts.runId,
-    seq: facts.seq,
+    runId: place.runId,
+    seq: place.seq,
     nodeId: node.id,
     type: node.type,
     status: facts.status,
     attempt: facts.attempt,
     startedAt: facts.startedAt,
-    finishedAt: facts.finishedAt,
-    durationMs: Math.max(0, facts.finishedAt - facts.startedAt),
+    finishedAt,
+    durationMs: Math.max(0, finishedAt - facts.startedAt),
     inputs: loggedInputs.value,
     outputs: loggedOutputs.value,
     activeHandles: facts.activeHandles,

@@ -66,13 +66,16 @@ export interface InMemoryRunStore extends RunStore {
 export function createInMemoryRunStore(): InMemoryRunStore {
   const byRun = new Map<string, Map<number, ExecutionRecord>>();
   const records = (runId: string): ExecutionRecord[] => [...(byRun.get(runId)?.values() ?? [])].sort((a, b) => a.seq - b.seq);
+  const put = (record: ExecutionRecord): void => {
+    let run = byRun.get(record.runId);
+    if (!run) byRun.set(record.runId, (run = new Map()));
+    run.set(record.seq, record);
+  };
   return {
     records,
     loadExecutions: async (runId) => records(runId),
-    saveExecution: async (record) => {
-      let run = byRun.get(record.runId);
-      if (!run) byRun.set(record.runId, (run = new Map()));
-      run.set(record.seq, record);
-    },
+    saveExecution: async (record) => put(record),
+    // Nothing here is durable: a deferred record is kept at once like any other.
+    deferExecution: put,
   };
 }

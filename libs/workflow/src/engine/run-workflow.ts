@@ -28,8 +28,6 @@ export interface RunWorkflowOptions {
   redact?: RedactInputs;
 }
 
-type ExecutedFacts = Omit<ExecutionFacts, 'runId' | 'seq' | 'node' | 'finishedAt'>;
-
 /** The state of one `runWorkflow` call; see `runWorkflow`. */
 class WorkflowRun {
   private readonly graph: WorkflowGraph;
@@ -40,6 +38,9 @@ class WorkflowRun {
   private readonly undecided = new Set<string>();
   private readonly ready: string[] = [];
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Resolves the wait of `drive` when a node settles (one promise per wait, none per node in flight). */
+  private wake: () => void = () => undefined;
+  private storeFailure?: { error: unknown };
   private readonly attempts = new Set<AbortController>();
   private rejectRunStopped: (reason: unknown) => void = () => undefined;
   private readonly runStopped = new Promise<never>((_resolve, reject) => (this.rejectRunStopped = reject));
@@ -91,7 +92,8 @@ class WorkflowRun {
     for (;;) {
       this.startReadyNodes();
       if (this.inFlight.size === 0) return;
-      await Promise.race(this.inFlight.values());
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      if (this.storeFailure) throw this.storeFailure.error;
     }
   }
 
@@ -169,6 +171,17 @@ class WorkflowRun {
     }
   }
 
+  /** What every node's plan shares, made once per run. */
+  private readonly trackAttempt = (attempt: AbortController): (() => void) => {
+    if (this.controller.signal.aborted) attempt.abort(this.controller.signal.reason);
+    this.attempts.add(attempt);
+    return () => this.attempts.delete(attempt);
+  };
+  private readonly publishedOf = (nodeId: string) => this.published.get(nodeId);
+  private readonly attemptStarted = (node: NodeDefinition, attempt: number, at: number): void =>
+    this.emit({ type: 'node.started', runId: this.options.runId, at, nodeId: node.id, nodeType: node.type, attempt });
+
+  /** Never rejects: a store failure is kept for `drive` to throw. */
   private async runNode(node: NodeDefinition): Promise<void> {
     try {
       const { runId, workflow, services, registry } = this.options;
@@ -182,18 +195,17 @@ class WorkflowRun {
         limits: this.limits,
         runSignal: this.controller.signal,
         runStopped: this.runStopped,
-        trackAttempt: (attempt) => {
-          if (this.controller.signal.aborted) attempt.abort(this.controller.signal.reason);
-          this.attempts.add(attempt);
-          return () => this.attempts.delete(attempt);
-        },
-        published: (nodeId) => this.published.get(nodeId),
+        trackAttempt: this.trackAttempt,
+        published: this.publishedOf,
         runInputs: this.options.inputs,
-        onAttemptStarted: (attempt, at) => this.emit({ type: 'node.started', runId, at, nodeId: node.id, nodeType: node.type, attempt }),
+        onAttemptStarted: this.attemptStarted,
       });
       await this.settleNode(node, outcome);
+    } catch (error) {
+      this.storeFailure ??= { error };
     } finally {
       this.inFlight.delete(node.id);
+      this.wake();
     }
   }
 
@@ -233,13 +245,10 @@ class WorkflowRun {
    * anything downstream happens, so that a crash cannot make it run twice; the others (pure
    * nodes, skips, executions a resume runs again) are deferred when the store can.
    */
-  private async persist(node: NodeDefinition, finishedAt: number, facts: ExecutedFacts): Promise<void> {
+  private async persist(node: NodeDefinition, finishedAt: number, facts: ExecutionFacts): Promise<void> {
     this.seq += 1;
-    const record = buildExecutionRecord(
-      { ...facts, runId: this.options.runId, seq: this.seq, node, finishedAt },
-      this.limits,
-      this.options.redact,
-    );
+    const place = { runId: this.options.runId, seq: this.seq, node, finishedAt };
+    const record = buildExecutionRecord(place, facts, this.limits, this.options.redact);
     if (record.status === 'failed') this.stats.nodesFailed += 1;
     if (record.status === 'skipped') this.stats.nodesSkipped += 1;
     const { store, registry } = this.options;

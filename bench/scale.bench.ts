@@ -1,0 +1,164 @@
+/**
+ * Scale benchmark (`npm run bench:scale`, issue 14), all in one run on loopback: run latency
+ * p50/p95 (POST …/runs?wait, `start → mcpTool(echo) → end`, one at a time) and throughput (20 runs
+ * in flight) with one worker process and with two, on an empty store and with 10,000 finished
+ * runs made through the product's own repositories; and the durable floor at each size (a BullMQ
+ * job: fresh MCP session, the call, DELETE, a run insert and its finish on the same store).
+ * Goals, printed as ratios: p50 ≤ 2× the floor's; p50 at 10,000 ≤ 1.3× p50 at 0; throughput ≥
+ * 0.5× the floor's. Writes bench/results/scale.json. Timings are never asserted anywhere.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { measureDurableFloor } from './durable-floor.js';
+import { createEchoWorkflow, percentile, round, timeRun } from './run-client.js';
+import { throughput } from './runs-floor.js';
+import { startBenchStack } from './runs-stack.js';
+import { makeHistory, openBenchStore } from './store-history.js';
+import { spawnWorker } from '../test/support/worker-process.js';
+
+const HISTORY = Number(process.env.SCALE_HISTORY ?? 10_000);
+const WARM_UP = 10;
+const LATENCY_RUNS = Number(process.env.SCALE_LATENCY_RUNS ?? 60);
+const THROUGHPUT_RUNS = Number(process.env.SCALE_THROUGHPUT_RUNS ?? 200);
+const FLOOR_SAMPLES = 60;
+const IN_FLIGHT = 20;
+const RESULTS_FILE = 'bench/results/scale.json';
+const TIME_LIMIT_MS = 12 * 60_000;
+/** Retention would prune the history while it is measured: off for the workers of this benchmark. */
+const NO_RETENTION = { RUN_RETENTION_MAX_AGE: '0', RUN_RETENTION_MAX_COUNT: '0' };
+
+interface Phase {
+  stored: number;
+  workers: number;
+  p50Ms: number;
+  p95Ms: number;
+  runsPerSecond: number;
+}
+
+interface Floor {
+  stored: number;
+  p50Ms: number;
+  p95Ms: number;
+  jobsPerSecond: number;
+}
+
+async function main() {
+  const load = [loadavg()[0]];
+  const stack = await startBenchStack(IN_FLIGHT, NO_RETENTION);
+  const store = await openBenchStore(stack.config.mongoUrl);
+  const phases: Phase[] = [];
+  const floors: Floor[] = [];
+  let index = 0;
+  try {
+    const workflowId = await createEchoWorkflow(stack.apiUrl, stack.fixture.url);
+    const measure = async (stored: number, workers: number) => {
+      for (let warm = 0; warm < WARM_UP; warm++) await timeRun(stack.apiUrl, workflowId, index++);
+      const times: number[] = [];
+      for (let run = 0; run < LATENCY_RUNS; run++) times.push(await timeRun(stack.apiUrl, workflowId, index++));
+      const runsPerSecond = await throughput(
+        THROUGHPUT_RUNS,
+        IN_FLIGHT,
+        async () => void (await timeRun(stack.apiUrl, workflowId, index++)),
+      );
+      phases.push({
+        stored,
+        workers,
+        p50Ms: percentile(times, 0.5),
+        p95Ms: percentile(times, 0.95),
+        runsPerSecond: round(runsPerSecond, 1),
+      });
+      console.log(JSON.stringify(phases[phases.length - 1]));
+    };
+    const floor = async (stored: number) => {
+      const measured = await measureDurableFloor(
+        stack.config,
+        store.runModel,
+        stack.fixture.url,
+        FLOOR_SAMPLES,
+        THROUGHPUT_RUNS,
+        IN_FLIGHT,
+      );
+      const { times, jobsPerSecond } = measured;
+      floors.push({ stored, p50Ms: percentile(times, 0.5), p95Ms: percentile(times, 0.95), jobsPerSecond: round(jobsPerSecond, 1) });
+      console.log(JSON.stringify(floors[floors.length - 1]));
+    };
+    const withSecondWorker = async (stored: number) => {
+      const second = await spawnWorker(stack.config, NO_RETENTION);
+      try {
+        await measure(stored, 2);
+      } finally {
+        second.kill('SIGTERM');
+        await second.exited;
+      }
+    };
+
+    await floor(0);
+    await measure(0, 1);
+    await withSecondWorker(0);
+    // The history: finished runs with three node records each, through RunRepository and NodeExecutionRepository.
+    const began = performance.now();
+    await makeHistory(store, HISTORY, [workflowId]);
+    const historySeconds = round((performance.now() - began) / 1000, 1);
+    load.push(loadavg()[0]);
+    await floor(HISTORY);
+    await measure(HISTORY, 1);
+    await withSecondWorker(HISTORY);
+    load.push(loadavg()[0]);
+    return { stack, phases, floors, historySeconds, load, sessionsLeaked: stack.fixture.sessions() };
+  } finally {
+    await store.close();
+    await stack.close();
+  }
+}
+
+const watchdog = setTimeout(() => {
+  console.error(`bench:scale did not finish within ${TIME_LIMIT_MS / 60_000} min`);
+  process.exit(1);
+}, TIME_LIMIT_MS);
+watchdog.unref();
+
+const { stack, phases, floors, historySeconds, load, sessionsLeaked } = await main();
+const phase = (stored: number, workers: number) => phases.find((entry) => entry.stored === stored && entry.workers === workers) as Phase;
+const floorAt = (stored: number) => floors.find((entry) => entry.stored === stored) as Floor;
+const rows = phases.map((entry) => {
+  const floor = floorAt(entry.stored);
+  return {
+    stored: entry.stored,
+    workers: entry.workers,
+    p50Ms: entry.p50Ms,
+    p95Ms: entry.p95Ms,
+    runsPerSecond: entry.runsPerSecond,
+    floorP50Ms: floor.p50Ms,
+    floorJobsPerSecond: floor.jobsPerSecond,
+    p50_vs_floor: round(entry.p50Ms / floor.p50Ms),
+    p50_vs_empty: round(entry.p50Ms / phase(0, entry.workers).p50Ms),
+    throughput_vs_floor: round(entry.runsPerSecond / floor.jobsPerSecond),
+  };
+});
+const result = {
+  measuredAt: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  loadAverage1m: { atStart: round(load[0]), afterHistory: round(load[1]), atEnd: round(load[2]) },
+  database: stack.database,
+  workflow: 'start → mcpTool(echo) → end on the fixture MCP server (Streamable HTTP), POST …/runs?wait → 200 succeeded',
+  latencyRuns: LATENCY_RUNS,
+  throughputRuns: THROUGHPUT_RUNS,
+  inFlight: IN_FLIGHT,
+  history: { runs: HISTORY, nodeRecordsPerRun: 3, madeInSeconds: historySeconds },
+  goals: { p50_vs_floor: '≤ 2', p50_at_history_vs_empty: '≤ 1.3', throughput_vs_floor: '≥ 0.5' },
+  floor: {
+    what: 'a BullMQ job: fresh MCP session (initialize), one echo call, DELETE, then a run insert and its finish on the same runs collection',
+    atSizes: floors,
+  },
+  rows,
+  sessionsLeaked,
+};
+mkdirSync('bench/results', { recursive: true });
+writeFileSync(RESULTS_FILE, `${JSON.stringify(result, null, 2)}\n`);
+console.log(
+  `${result.database}; ${result.cpus} CPUs; Node ${result.node}; load (1 min) ${load.map((value) => round(value, 1)).join(' → ')}`,
+);
+console.table(rows);
+console.log(`goals: p50_vs_floor ≤ 2 · p50_vs_empty ≤ 1.3 (at ${HISTORY} stored) · throughput_vs_floor ≥ 0.5; written to ${RESULTS_FILE}`);
+process.exit(0);
