@@ -67,6 +67,7 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
   PUBLIC_BASE_URL: z.preprocess((value) => (value === '' ? undefined : value), urlWithScheme(['http', 'https']).optional()),
   MCP_ALLOWED_HOSTS: z.string().default(''),
+  MCP_KEY_IN_PATH: z.enum(['on', 'off']).default('off'),
   OUTBOUND_ALLOW: z.string().default(''),
   OUTBOUND_DENY: z.string().default(''),
   TOOLSET_HEALTH_INTERVAL_MS: int(0),
@@ -95,8 +96,9 @@ export type AppConfig = Readonly<{
    * Published MCP servers: `publicBaseUrl` is what their `url` starts with (a proxy's address when
    * there is one; default `http://API_HOST:API_PORT`); requests whose Host (or Origin) is not the
    * public host, a loopback name or one of `allowedHosts` are refused (DNS rebinding).
+   * `keyInPath`: `/mcp/<id>/key/<api key>` is served too, for clients that cannot send headers (weaker).
    */
-  mcp: { publicBaseUrl?: string; allowedHosts: string[] };
+  mcp: { publicBaseUrl?: string; allowedHosts: string[]; keyInPath: boolean };
   mongoUrl: string;
   redisUrl: string;
   queuePrefix: string;
@@ -161,7 +163,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     env: e.NODE_ENV,
     api: { host: e.API_HOST, port: e.API_PORT, bodyLimitBytes: e.BODY_LIMIT_BYTES },
-    mcp: { publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''), allowedHosts: list(e.MCP_ALLOWED_HOSTS) },
+    mcp: {
+      publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+      allowedHosts: list(e.MCP_ALLOWED_HOSTS),
+      keyInPath: e.MCP_KEY_IN_PATH === 'on',
+    },
     mongoUrl: e.MONGO_URL,
     redisUrl: e.REDIS_URL,
     queuePrefix: e.QUEUE_PREFIX,
