@@ -79,7 +79,10 @@ fuzz() { # budget in seconds, then schemathesis arguments…
     --workers 2 --request-timeout 20 --generation-database none --no-color "${SEED_ARGS[@]}" "$@") 2>&1 | tee -a "$WORK/st.log"
   return "${PIPESTATUS[0]}"
 }
-fuzz "$MAX_SECONDS" --exclude-operation-id "$REVOKE"
+# The key-in-path MCP routes (/mcp/{id}/key/{key}…) are off here (MCP_KEY_IN_PATH): each answers 404 to
+# anything, and their message bodies, drawn beside /mcp/{id}/messages' identical one by the second
+# worker, trip CPython 3.11's "AST constructor recursion depth mismatch" inside Hypothesis.
+fuzz "$MAX_SECONDS" --exclude-operation-id "$REVOKE" --exclude-path-regex '/key/'
 status=$?
 fuzz 20 --include-operation-id "$REVOKE" || status=1
 if grep -q -i -E 'unhandled|internal' "$WORK/api.log"; then

@@ -2,24 +2,26 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { INestApplication } from '@nestjs/common';
 import { basicTools, startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
 import type { RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
 import {
+  callEntry,
   closeV1,
   connectV1,
   connectV1Sse,
   connectV2,
   createGreetWorkflow,
   greetWorkflow,
+  mcpEntries,
   publish,
   slowWorkflow,
   type PublishedServer,
 } from '../support/mcp-servers.js';
 import { createWorkflow, registerToolset, runToEnd, startRunStack, waitForRun } from '../support/runs.js';
-import { keyOf } from '../support/auth.js';
-import { startApi, type TestStack } from '../support/stack.js';
+import { spawnApi, type ApiProcess } from '../support/api-process.js';
+import { authenticateAs, keyOf } from '../support/auth.js';
+import type { TestStack } from '../support/stack.js';
 
 type ToolResult = { isError?: boolean; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> };
 
@@ -40,7 +42,7 @@ function alternating(bases: string[]): { fetch: typeof fetch; hosts(): Set<strin
 
 describe('published MCP server under load and behind several API processes', () => {
   let stack: TestStack;
-  let second: { app: INestApplication; url: string };
+  let second: ApiProcess;
   let fixture: FixtureServer;
   let server: PublishedServer;
   let slowId: string;
@@ -48,8 +50,9 @@ describe('published MCP server under load and behind several API processes', () 
 
   beforeAll(async () => {
     stack = await startRunStack({ WORKER_CONCURRENCY: '20' });
-    // A second API over the same MongoDB and Redis: nothing but those two is shared with the first.
-    second = await startApi(stack.config);
+    // A second API process (node dist/…/main.js) over the same MongoDB and Redis: nothing but those two is shared.
+    second = await spawnApi(stack.config);
+    authenticateAs(second.url, keyOf(stack.apiUrl));
     fixture = await startFixtureServer({ tools: basicTools() });
     const toolsetId = await registerToolset(stack.apiUrl, fixture.url);
     slowId = await createWorkflow(stack.apiUrl, slowWorkflow(toolsetId));
@@ -60,9 +63,9 @@ describe('published MCP server under load and behind several API processes', () 
       name: 'busy',
       tools: [{ workflowId: greetId }, { workflowId: hey }, { workflowId: bonjour }, { workflowId: slowId }],
     });
-  }, 30_000);
+  }, 60_000);
   afterAll(async () => {
-    await second.app.close();
+    await second?.stop();
     await stack.close();
     await fixture.close();
   });
@@ -128,8 +131,10 @@ describe('published MCP server under load and behind several API processes', () 
     await waitUntil(() => fixture.calls('slow') > callsBefore, 10_000, 'the slow call');
     controller.abort();
     await call;
-    const runs = await api<{ items: RunView[] }>(stack.apiUrl, 'GET', `/runs?workflowId=${slowId}&limit=1`);
-    expect(await waitForRun(stack.apiUrl, runs.body.items[0].id, 10_000)).toMatchObject({ status: 'canceled' });
+    // Found by its inputs: ids made by two processes in one second do not sort by time.
+    const runs = await api<{ items: RunView[] }>(stack.apiUrl, 'GET', `/runs?workflowId=${slowId}&limit=10`);
+    const canceled = runs.body.items.find((run) => run.inputs.steps === 200);
+    expect(await waitForRun(stack.apiUrl, String(canceled?.id), 10_000)).toMatchObject({ status: 'canceled' });
 
     // A change made through either process reaches the GET stream, wherever it is held.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -196,5 +201,37 @@ describe('published MCP server under load and behind several API processes', () 
       status: 'succeeded',
       mcpServerId: server.id,
     });
+  }, 30_000);
+
+  it('a PATCH is served at once by both processes; a DELETE answers 404 at once on both and ends the streams each holds', async () => {
+    const doomed = await publish(stack.apiUrl, { name: 'doomed', tools: [{ workflowId: greetId }] });
+    const onFirst = doomed.url;
+    const onSecond = `${second.url}/mcp/${doomed.id}`;
+    const v1 = await connectV1(onSecond);
+    const v2 = await connectV2(onFirst);
+    const names = async (client: { listTools(): Promise<{ tools: Array<{ name: string }> }> }) =>
+      (await client.listTools()).tools.map((tool) => tool.name);
+    expect([await names(v1), await names(v2)]).toEqual([['hello'], ['hello']]);
+    const sse = await connectV1Sse(onSecond);
+    // A 2025 GET stream and a legacy SSE stream held by the second process, read raw (an SDK client
+    // would reconnect): each read resolves once the server ends its stream.
+    const streams = await Promise.all([onSecond, `${onSecond}/sse`].map((url) => fetch(url, { headers: { accept: 'text/event-stream' } })));
+    expect(streams.map((stream) => stream.status)).toEqual([200, 200]);
+    const streamsEnded = Promise.all(streams.map((stream) => stream.text().catch(() => '')));
+
+    expect((await api(stack.apiUrl, 'PATCH', `/mcp-servers/${doomed.id}`, { tools: [{ workflowId: slowId }] })).status).toBe(200);
+    expect([await names(v1), await names(v2), await names(sse)]).toEqual([['slow'], ['slow'], ['slow']]);
+
+    expect((await api(second.url, 'DELETE', `/mcp-servers/${doomed.id}`)).status).toBe(204);
+    for (const url of [onFirst, onSecond]) {
+      for (const entry of mcpEntries(url)) {
+        const res = await callEntry(entry, `Bearer ${keyOf(stack.apiUrl)}`);
+        expect({ entry: entry.name, url, status: res.status }).toEqual({ entry: entry.name, url, status: 404 });
+      }
+    }
+    await expect(v1.listTools()).rejects.toThrow(/not found/);
+    await expect(v2.listTools()).rejects.toThrow();
+    await streamsEnded;
+    await Promise.all([closeV1(v1), v2.close(), sse.close()]);
   }, 30_000);
 });

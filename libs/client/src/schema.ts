@@ -143,6 +143,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp/{id}/key/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MCP Streamable HTTP (every revision: 2026-07-28 stateless and 2025-*) — the API key in the path (MCP_KEY_IN_PATH=on, else 404) */
+        get: operations["McpEndpoint_streamableHttpKeyInPath_get"];
+        put?: never;
+        /** MCP Streamable HTTP (every revision: 2026-07-28 stateless and 2025-*) — the API key in the path (MCP_KEY_IN_PATH=on, else 404) */
+        post: operations["McpEndpoint_streamableHttpKeyInPath_post"];
+        /** MCP Streamable HTTP (every revision: 2026-07-28 stateless and 2025-*) — the API key in the path (MCP_KEY_IN_PATH=on, else 404) */
+        delete: operations["McpEndpoint_streamableHttpKeyInPath_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/{id}/key/{key}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** MCP legacy HTTP+SSE (2024-11-05): a client message (?sessionId= from the stream) — the API key in the path (MCP_KEY_IN_PATH=on, else 404) */
+        post: operations["McpEndpoint_sseMessageKeyInPath"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp/{id}/key/{key}/sse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MCP legacy HTTP+SSE (2024-11-05): the event stream — the API key in the path (MCP_KEY_IN_PATH=on, else 404) */
+        get: operations["McpEndpoint_sseStreamKeyInPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp/{id}/messages": {
         parameters: {
             query?: never;
@@ -807,6 +860,8 @@ export interface components {
             toolCount: number;
             /** Format: date-time */
             toolsRefreshedAt: string;
+            /** @description The periodic refresh of the tool snapshot, in ms; null = on list_changed and by hand only */
+            refreshIntervalMs: number | null;
             /** @description The last health check; null before the first */
             health: components["schemas"]["ToolsetHealth"] | null;
             /** Format: date-time */
@@ -865,6 +920,8 @@ export interface components {
             toolCount: number;
             /** Format: date-time */
             toolsRefreshedAt: string;
+            /** @description The periodic refresh of the tool snapshot, in ms; null = on list_changed and by hand only */
+            refreshIntervalMs: number | null;
             /** @description The last health check; null before the first */
             health: components["schemas"]["ToolsetHealth"] | null;
             /** Format: date-time */
@@ -913,8 +970,11 @@ export interface components {
             id: string;
             /** Format: date-time */
             at: string;
-            /** @enum {string} */
-            source: "list_changed" | "refresh";
+            /**
+             * @description list_changed: a notification; refresh: POST /toolsets/:id/refresh; scheduled: the periodic refresh
+             * @enum {string}
+             */
+            source: "list_changed" | "refresh" | "scheduled";
             added: string[];
             removed: string[];
             changed: string[];
@@ -2716,6 +2776,588 @@ export interface operations {
             };
             /** @description Unsupported media type (the Content-Type header) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+        };
+    };
+    McpEndpoint_streamableHttpKeyInPath_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+                /** @description An API key (only with MCP_KEY_IN_PATH=on; weaker than the Authorization header) */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MCP answer: JSON, or an SSE stream of JSON-RPC messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A notification or response accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The session ended (DELETE) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"] | {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not acceptable (the Accept header) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Unsupported media type (the Content-Type header) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+        };
+    };
+    McpEndpoint_streamableHttpKeyInPath_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+                /** @description An API key (only with MCP_KEY_IN_PATH=on; weaker than the Authorization header) */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MCP answer: JSON, or an SSE stream of JSON-RPC messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A notification or response accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The session ended (DELETE) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"] | {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not acceptable (the Accept header) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Unsupported media type (the Content-Type header) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+        };
+    };
+    McpEndpoint_streamableHttpKeyInPath_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+                /** @description An API key (only with MCP_KEY_IN_PATH=on; weaker than the Authorization header) */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MCP answer: JSON, or an SSE stream of JSON-RPC messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A notification or response accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The session ended (DELETE) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"] | {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Method not allowed */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not acceptable (the Accept header) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Unsupported media type (the Content-Type header) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+        };
+    };
+    McpEndpoint_sseMessageKeyInPath: {
+        parameters: {
+            query: {
+                sessionId: string;
+            };
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+                /** @description An API key (only with MCP_KEY_IN_PATH=on; weaker than the Authorization header) */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    jsonrpc: "2.0";
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the answer comes on the event stream */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"] | {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "MALFORMED_JSON";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 413;
+                        /** @enum {string} */
+                        code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+        };
+    };
+    McpEndpoint_sseStreamKeyInPath: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+                /** @description An API key (only with MCP_KEY_IN_PATH=on; weaker than the Authorization header) */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-sent JSON-RPC messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ServerSentEvent"];
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4867,6 +5509,8 @@ export interface operations {
                      */
                     transport?: "auto" | "streamable-http" | "sse";
                     timeoutMs?: number;
+                    /** @description Take a new tool snapshot this often (ms; at least TOOLSET_REFRESH_MIN_INTERVAL_MS, 60000 by default) */
+                    refreshIntervalMs?: number;
                 } | {
                     name?: string;
                     command: string;
@@ -4882,6 +5526,8 @@ export interface operations {
                      */
                     process?: "per-run" | "per-worker";
                     timeoutMs?: number;
+                    /** @description Take a new tool snapshot this often (ms; at least TOOLSET_REFRESH_MIN_INTERVAL_MS, 60000 by default) */
+                    refreshIntervalMs?: number;
                 };
             };
         };
@@ -5270,6 +5916,7 @@ export interface operations {
                     /** @enum {string} */
                     process?: "per-run" | "per-worker";
                     timeoutMs?: number | null;
+                    refreshIntervalMs?: number | null;
                 };
             };
         };
@@ -6334,6 +6981,8 @@ export interface operations {
                      */
                     transport?: "auto" | "streamable-http" | "sse";
                     timeoutMs?: number;
+                    /** @description Take a new tool snapshot this often (ms; at least TOOLSET_REFRESH_MIN_INTERVAL_MS, 60000 by default) */
+                    refreshIntervalMs?: number;
                 } | {
                     name?: string;
                     command: string;
@@ -6349,6 +6998,8 @@ export interface operations {
                      */
                     process?: "per-run" | "per-worker";
                     timeoutMs?: number;
+                    /** @description Take a new tool snapshot this often (ms; at least TOOLSET_REFRESH_MIN_INTERVAL_MS, 60000 by default) */
+                    refreshIntervalMs?: number;
                 };
             };
         };

@@ -26,6 +26,7 @@ export * from './secrets/secret-inputs.js';
 // Toolsets: stored MCP servers, the engine's ToolCatalog over them, MCP targets with opened headers
 export * from './persistence/toolset.schema.js';
 export * from './persistence/toolset.repository.js';
+export * from './persistence/toolset-records.js';
 export { ToolsetCatalog, toolDescriptorOf } from './persistence/toolset-catalog.js';
 export {
   ToolsetTargets,

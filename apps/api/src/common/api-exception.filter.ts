@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { assignRequestId } from './logging.js';
+import { assignRequestId, maskKeyInPath } from './logging.js';
 import { ApiError } from './api-errors.js';
 import { HTTP_STATUS_BY_CODE, statusOfCode } from './error-codes.js';
 
@@ -30,7 +30,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const requestId = assignRequestId(request, response);
     const body = this.toBody(exception);
     if (body.statusCode >= 500) {
-      this.logger.error({ err: exception, requestId }, `${request.method} ${request.path} failed`);
+      this.logger.error({ err: exception, requestId }, `${request.method} ${maskKeyInPath(request.path)} failed`);
     }
     response.status(body.statusCode).json({ ...body, requestId });
   }
@@ -69,6 +69,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return { statusCode, code: 'MALFORMED_JSON', message: 'The request body is not valid JSON' };
     }
     const codes: Record<number, string> = { 400: 'BAD_REQUEST', 404: 'NOT_FOUND', 405: 'METHOD_NOT_ALLOWED' };
-    return { statusCode, code: codes[statusCode] ?? `HTTP_${statusCode}`, message: exception.message };
+    // Nest's "Cannot GET <path>" repeats the path, which may hold an API key (MCP_KEY_IN_PATH).
+    return { statusCode, code: codes[statusCode] ?? `HTTP_${statusCode}`, message: maskKeyInPath(exception.message) };
   }
 }

@@ -17,6 +17,26 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
+/** `/mcp/<id>/key/<api key>…` (MCP_KEY_IN_PATH) with the key replaced by `***`, for anything that shows a path. */
+export function maskKeyInPath(path: string): string {
+  return path.replace(/(\/mcp\/[^/?#]*\/key\/)[^/?#]*/g, '$1***');
+}
+
+/**
+ * pino-http's request serializer (already reduced to plain fields): the path may hold an API key.
+ * Its `params` repeat the path's segments (the logger's middleware sees them as one `splat`), so
+ * they are left out of such a line.
+ */
+function maskedRequest(req: { url?: string; params?: unknown }) {
+  if (typeof req.url !== 'string') return req;
+  const masked = maskKeyInPath(req.url);
+  if (masked !== req.url) {
+    req.url = masked;
+    req.params = {};
+  }
+  return req;
+}
+
 /**
  * The request's id: the caller's `x-request-id` when it is sane, else a new UUID; echoed in the
  * response header. Idempotent, because errors raised before the logger ran (body parsing) need it too.
@@ -39,6 +59,7 @@ export function loggerModule(config: AppConfig, destination?: DestinationStream)
   const options: PinoHttpOptions = {
     level: config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: '***' },
+    serializers: { req: maskedRequest },
     genReqId: assignRequestId,
     autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
   };

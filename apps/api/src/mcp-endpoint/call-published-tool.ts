@@ -36,8 +36,11 @@ export interface ToolCallRequest {
    * than a connection that went away (→ the run goes on; its id is in the logs and the progress).
    */
   abortMeansCancel(reason: unknown): boolean;
-  /** Told the run id before anything waits on it (cancel routing for sessions on other processes). */
-  onRunStarted?(runId: string): Promise<void>;
+  /**
+   * Told the run id before anything waits on it (cancel routing for sessions on other processes);
+   * true when the client's cancel arrived before it (the run is then canceled at once).
+   */
+  onRunStarted?(runId: string): Promise<boolean>;
   onRunEnded?(runId: string): Promise<void>;
 }
 
@@ -108,7 +111,7 @@ export class CallPublishedTool {
       'MCP tool call started a run',
     );
     try {
-      await call.onRunStarted?.(run.id);
+      if (await call.onRunStarted?.(run.id)) this.cancel(run.id, 'MCP client canceled the call before its run was recorded: canceling it');
       const finished = await this.waitOrAbort(() => watch.until(this.config.limits.runDeadlineMs + DEADLINE_MARGIN_MS, run), call.signal);
       if (finished === 'aborted') return this.abandon(run.id, call);
       await progress.flushed();
@@ -133,13 +136,17 @@ export class CallPublishedTool {
     }
   }
 
+  private cancel(runId: string, message: string): void {
+    this.logger.log({ runId }, message);
+    this.canceler
+      .execute(runId)
+      .catch((error: unknown) => this.logger.warn({ err: error, runId }, 'could not cancel the run of a canceled MCP call'));
+  }
+
   /** The answer is not delivered (the SDK drops it): only the run's fate is decided here. */
   private abandon(runId: string, call: ToolCallRequest): CallToolResult {
     if (call.abortMeansCancel(call.signal.reason)) {
-      this.logger.log({ runId, mcpServerId: call.server.id }, 'MCP client canceled the call: canceling its run');
-      this.canceler
-        .execute(runId)
-        .catch((error: unknown) => this.logger.warn({ err: error, runId }, 'could not cancel the run of a canceled MCP call'));
+      this.cancel(runId, 'MCP client canceled the call: canceling its run');
       return toolError(`RUN_CANCELED: run ${runId} was canceled`, runId);
     }
     this.logger.warn({ runId, mcpServerId: call.server.id }, 'MCP client went away or timed out before the run ended: the run goes on');

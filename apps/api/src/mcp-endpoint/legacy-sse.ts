@@ -32,7 +32,8 @@ interface SessionOwner {
 export class LegacySseSessions implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger(LegacySseSessions.name);
   private readonly subscriber: Redis;
-  private readonly local = new Map<string, SseSessionTransport>();
+  /** The sessions whose stream this process holds, by session id. */
+  private readonly local = new Map<string, { serverId: string; transport: SseSessionTransport }>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -43,6 +44,10 @@ export class LegacySseSessions implements BeforeApplicationShutdown, OnApplicati
     this.subscriber = new Redis({ ...redisConnectionOptions(config, true) });
     this.subscriber.on('error', () => undefined);
     this.subscriber.on('message', (channel: string, text: string) => this.deliver(channel, text));
+    // A deleted server's sessions end here (their clients' next POST answers 404 anyway).
+    this.changes.onDeleted((serverId) => {
+      for (const session of this.local.values()) if (session.serverId === serverId) void session.transport.close();
+    });
   }
 
   private ownerKey(sessionId: string): string {
@@ -62,7 +67,7 @@ export class LegacySseSessions implements BeforeApplicationShutdown, OnApplicati
     const stream = openEventStream(res);
     // Relative to the stream's URL, so it holds behind a proxy that adds a path prefix.
     const transport = new SseSessionTransport(stream, sessionId, `messages?sessionId=${sessionId}`);
-    this.local.set(sessionId, transport);
+    this.local.set(sessionId, { serverId: server.id, transport });
     const mcp = this.factory.build({ server, caller, serving: { kind: 'sse-session', closed: () => transport.isClosed } });
     const renew = setInterval(
       () => void this.redis.client.expire(this.ownerKey(sessionId), OWNER_TTL_SECONDS).catch(() => undefined),
@@ -107,7 +112,7 @@ export class LegacySseSessions implements BeforeApplicationShutdown, OnApplicati
 
   /** Before the HTTP server closes (it waits for open connections): end the streams this process holds. */
   async beforeApplicationShutdown(): Promise<void> {
-    await Promise.all([...this.local.values()].map((transport) => transport.close()));
+    await Promise.all([...this.local.values()].map((session) => session.transport.close()));
   }
 
   onApplicationShutdown(): void {
@@ -125,7 +130,7 @@ export class LegacySseSessions implements BeforeApplicationShutdown, OnApplicati
 
   private deliver(channel: string, text: string): void {
     const sessionId = channel.slice(channel.lastIndexOf(':') + 1);
-    const transport = this.local.get(sessionId);
+    const transport = this.local.get(sessionId)?.transport;
     if (!transport) return;
     try {
       transport.receive(JSON.parse(text) as JSONRPCMessage);

@@ -8,7 +8,7 @@ import { McpCallers, type McpCaller } from './mcp-callers.js';
 import { RequestOrigin } from './request-origin.js';
 import { StreamableHttpEndpoint } from './streamable-http.js';
 import { ApiRoute } from '../openapi/api-route.js';
-import { mcpEndpointRoutes } from './mcp-endpoint.routes.js';
+import { mcpEndpointKeyInPathRoutes, mcpEndpointRoutes } from './mcp-endpoint.routes.js';
 
 interface Admitted {
   server: McpServerRecord;
@@ -33,6 +33,7 @@ function refuse(res: Response, status: number, message: string, headers: Record<
 export class McpEndpointController {
   private readonly logger = new Logger(McpEndpointController.name);
   private readonly origin: RequestOrigin;
+  private readonly allowKeyInPath: boolean;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -42,42 +43,87 @@ export class McpEndpointController {
     private readonly legacySse: LegacySseSessions,
   ) {
     this.origin = new RequestOrigin(config);
+    this.allowKeyInPath = config.mcp.keyInPath;
   }
 
   /** Streamable HTTP, every revision (2026-07-28 and 2025-*). */
   @All(':id')
   @ApiRoute(mcpEndpointRoutes.streamableHttp)
   async streamableHttp(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.guarded(res, async () => {
-      const admitted = await this.admit(id, req, res);
-      if (admitted) await this.streamable.serve(admitted.server, admitted.caller, req, res);
-    });
+    await this.serve(id, bearerToken(req.headers.authorization), req, res, (admitted) =>
+      this.streamable.serve(admitted.server, admitted.caller, req, res),
+    );
   }
 
   /** Legacy 2024-11-05 HTTP+SSE: the event stream. */
   @Get(':id/sse')
   @ApiRoute(mcpEndpointRoutes.sseStream)
   async sseStream(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.guarded(res, async () => {
-      const admitted = await this.admit(id, req, res);
-      if (admitted) await this.legacySse.open(admitted.server, admitted.caller, res);
-    });
+    await this.serve(id, bearerToken(req.headers.authorization), req, res, (admitted) =>
+      this.legacySse.open(admitted.server, admitted.caller, res),
+    );
   }
 
   /** Legacy 2024-11-05 HTTP+SSE: the client's messages (`?sessionId=` from the stream's `endpoint` event). */
   @Post(':id/messages')
   @ApiRoute(mcpEndpointRoutes.sseMessage)
   async sseMessage(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.serve(id, bearerToken(req.headers.authorization), req, res, (admitted) =>
+      this.legacySse.post(admitted.server, admitted.caller, req, res),
+    );
+  }
+
+  /*
+   * The same three with the key in the path (MCP_KEY_IN_PATH=on), for clients that cannot send
+   * headers. Weaker: a URL lands in proxy logs, shell history and client configs. Our own request
+   * logs and error bodies show the path with the key masked (common/logging.ts).
+   */
+
+  @All(':id/key/:key')
+  @ApiRoute(mcpEndpointKeyInPathRoutes.streamableHttpKeyInPath)
+  async streamableHttpKeyInPath(@Param('id') id: string, @Param('key') key: string, @Req() req: Request, @Res() res: Response) {
+    await this.serve(id, this.keyInPath(key, res), req, res, (admitted) =>
+      this.streamable.serve(admitted.server, admitted.caller, req, res),
+    );
+  }
+
+  @Get(':id/key/:key/sse')
+  @ApiRoute(mcpEndpointKeyInPathRoutes.sseStreamKeyInPath)
+  async sseStreamKeyInPath(@Param('id') id: string, @Param('key') key: string, @Req() req: Request, @Res() res: Response) {
+    await this.serve(id, this.keyInPath(key, res), req, res, (admitted) => this.legacySse.open(admitted.server, admitted.caller, res));
+  }
+
+  @Post(':id/key/:key/messages')
+  @ApiRoute(mcpEndpointKeyInPathRoutes.sseMessageKeyInPath)
+  async sseMessageKeyInPath(@Param('id') id: string, @Param('key') key: string, @Req() req: Request, @Res() res: Response) {
+    await this.serve(id, this.keyInPath(key, res), req, res, (admitted) => this.legacySse.post(admitted.server, admitted.caller, req, res));
+  }
+
+  /** The path's key, or null (answered 404) when keys in the path are off. */
+  private keyInPath(key: string, res: Response): string | null {
+    if (this.allowKeyInPath) return key;
+    refuse(res, 404, 'Not found: API keys in the path are off (MCP_KEY_IN_PATH)');
+    return null;
+  }
+
+  private async serve(
+    id: string,
+    token: string | undefined | null,
+    req: Request,
+    res: Response,
+    handle: (admitted: Admitted) => Promise<void>,
+  ): Promise<void> {
+    if (token === null) return;
     await this.guarded(res, async () => {
-      const admitted = await this.admit(id, req, res);
-      if (admitted) await this.legacySse.post(admitted.server, admitted.caller, req, res);
+      const admitted = await this.admit(id, token, req, res);
+      if (admitted) await handle(admitted);
     });
   }
 
-  private async admit(id: string, req: Request, res: Response): Promise<Admitted | undefined> {
+  private async admit(id: string, token: string | undefined, req: Request, res: Response): Promise<Admitted | undefined> {
     const originProblem = this.origin.problem(req.headers.host, req.headers.origin);
     if (originProblem) return refuse(res, 403, originProblem);
-    const check = await this.callers.check(bearerToken(req.headers.authorization), id, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    const check = await this.callers.check(token, id, req.ip ?? req.socket.remoteAddress ?? 'unknown');
     if (!check.ok) return refuse(res, check.status, check.message, check.headers);
     const server = await this.servers.findById(id);
     if (!server) return refuse(res, 404, `MCP server ${id} not found`);

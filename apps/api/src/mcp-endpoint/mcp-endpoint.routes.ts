@@ -16,6 +16,11 @@ const badMessage = z.union([jsonRpcError, errorBody(400, ['MALFORMED_JSON'])]);
 const mcpAnswer = { description: 'The MCP answer: JSON, or an SSE stream of JSON-RPC messages', schema: message };
 const events = { description: 'Server-sent JSON-RPC messages', contentType: 'text/event-stream', schema: serverSentEvent };
 
+const keyInPathParams = idParams.extend({
+  key: z.string().meta({ description: 'An API key (only with MCP_KEY_IN_PATH=on; weaker than the Authorization header)' }),
+});
+const keyInPath = ' — the API key in the path (MCP_KEY_IN_PATH=on, else 404)';
+
 export const mcpEndpointRoutes = {
   streamableHttp: {
     summary: 'MCP Streamable HTTP (every revision: 2026-07-28 stateless and 2025-*)',
@@ -44,5 +49,19 @@ export const mcpEndpointRoutes = {
     body: message,
     responses: { 202: { description: 'Accepted: the answer comes on the event stream' } },
     errors: { 400: badMessage, ...refusals, 500: jsonRpcError },
+  },
+} satisfies Record<string, RouteDescription>;
+
+export const mcpEndpointKeyInPathRoutes = {
+  streamableHttpKeyInPath: {
+    ...mcpEndpointRoutes.streamableHttp,
+    summary: mcpEndpointRoutes.streamableHttp.summary + keyInPath,
+    params: keyInPathParams,
+  },
+  sseStreamKeyInPath: { ...mcpEndpointRoutes.sseStream, summary: mcpEndpointRoutes.sseStream.summary + keyInPath, params: keyInPathParams },
+  sseMessageKeyInPath: {
+    ...mcpEndpointRoutes.sseMessage,
+    summary: mcpEndpointRoutes.sseMessage.summary + keyInPath,
+    params: keyInPathParams,
   },
 } satisfies Record<string, RouteDescription>;

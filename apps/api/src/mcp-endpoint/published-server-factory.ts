@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
-import type { McpServerRecord } from '#workflow/nest';
+import { McpServerRepository, type McpServerRecord } from '#workflow/nest';
 import { CallPublishedTool } from './call-published-tool.js';
 import { CallRegistry } from './call-registry.js';
 import { isClientTimeout } from './cancel-reason.js';
@@ -35,7 +35,20 @@ export class PublishedServerFactory {
     private readonly catalog: PublishedCatalog,
     private readonly calls: CallPublishedTool,
     private readonly registry: CallRegistry,
+    private readonly servers: McpServerRepository,
   ) {}
+
+  /**
+   * The server's record as a request should see it: a per-request instance has the one its request
+   * just read; a legacy SSE session lives long, so it reads the record again (a PATCH shows at once,
+   * a deleted server answers an error until the session is ended).
+   */
+  private async current(scope: McpRequestScope): Promise<McpServerRecord> {
+    if (scope.serving.kind !== 'sse-session') return scope.server;
+    const server = await this.servers.findById(scope.server.id);
+    if (!server) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `MCP server ${scope.server.id} was deleted`);
+    return server;
+  }
 
   build(scope: McpRequestScope): Server {
     const { server, caller, serving } = scope;
@@ -46,7 +59,7 @@ export class PublishedServerFactory {
     );
     mcp.setRequestHandler('tools/list', async (request) => {
       const offset = parseCursor(request.params?.cursor);
-      const tools = await this.catalog.tools(server, caller.workflows);
+      const tools = await this.catalog.tools(await this.current(scope), caller.workflows);
       const next = offset + TOOLS_PAGE_SIZE;
       return {
         tools: tools.slice(offset, next).map((published) => published.tool),
@@ -57,7 +70,7 @@ export class PublishedServerFactory {
       const sessionId = serving.kind === 'stateless-legacy' ? serving.sessionId : undefined;
       const requestId = ctx.mcpReq.id;
       return this.calls.execute({
-        server,
+        server: await this.current(scope),
         caller,
         name: request.params.name,
         arguments: request.params.arguments,

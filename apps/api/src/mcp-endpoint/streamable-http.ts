@@ -37,16 +37,23 @@ function jsonRpcMessage(body: unknown): { method?: unknown; params?: { requestId
 @Injectable()
 export class StreamableHttpEndpoint implements BeforeApplicationShutdown {
   private readonly logger = new Logger(StreamableHttpEndpoint.name);
-  /** One SDK handler per server: its `subscriptions/listen` streams belong to that server's bus. */
+  /**
+   * One SDK handler per server: its `subscriptions/listen` streams belong to that server's bus. It
+   * holds nothing of the server's record (each request brings the record it just read), so a PATCH
+   * needs nothing evicted; a DELETE drops it, ending its streams.
+   */
   private readonly handlers = new Map<string, McpHttpHandler>();
-  private readonly streams = new Set<EventStream>();
+  /** The 2025 GET streams this process holds, with their server's id. */
+  private readonly streams = new Map<EventStream, string>();
 
   constructor(
     private readonly factory: PublishedServerFactory,
     private readonly changes: ToolListChanges,
     private readonly registry: CallRegistry,
     private readonly canceler: CancelRun,
-  ) {}
+  ) {
+    this.changes.onDeleted((serverId) => this.forget(serverId));
+  }
 
   async serve(server: McpServerRecord, caller: McpCaller, req: ExpressRequest, res: ExpressResponse): Promise<void> {
     const sessionHeader = req.headers[SESSION_HEADER];
@@ -77,8 +84,16 @@ export class StreamableHttpEndpoint implements BeforeApplicationShutdown {
 
   /** Before the HTTP server closes (it waits for open connections): end every stream this process holds. */
   async beforeApplicationShutdown(): Promise<void> {
-    for (const stream of this.streams) stream.close();
+    for (const stream of this.streams.keys()) stream.close();
     await Promise.all([...this.handlers.values()].map((handler) => handler.close().catch(() => undefined)));
+  }
+
+  /** A deleted server (on any process): its handler and the streams held here for it end. */
+  private forget(serverId: string): void {
+    const handler = this.handlers.get(serverId);
+    this.handlers.delete(serverId);
+    void handler?.close().catch(() => undefined);
+    for (const [stream, streamServerId] of this.streams) if (streamServerId === serverId) stream.close();
   }
 
   private handlerOf(serverId: string): McpHttpHandler {
@@ -105,12 +120,14 @@ export class StreamableHttpEndpoint implements BeforeApplicationShutdown {
   private async cancelCall(caller: McpCaller, sessionId: string, params: { requestId?: unknown; reason?: unknown } = {}): Promise<void> {
     const { requestId, reason } = params;
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-    const runId = await this.registry.runOf(caller.keyId, sessionId, requestId);
-    if (!runId) return;
     if (isClientTimeout(reason)) {
-      this.logger.warn({ runId, keyId: caller.keyId }, 'MCP client timed out waiting for a call: the run goes on');
+      const runId = await this.registry.runOf(caller.keyId, sessionId, requestId);
+      if (runId) this.logger.warn({ runId, keyId: caller.keyId }, 'MCP client timed out waiting for a call: the run goes on');
       return;
     }
+    // No run yet: the registry keeps the cancel, and the call cancels its run as soon as it records it.
+    const runId = await this.registry.cancel(caller.keyId, sessionId, requestId);
+    if (!runId) return;
     this.logger.log({ runId, keyId: caller.keyId }, 'MCP client canceled a call: canceling its run');
     this.canceler
       .execute(runId)
@@ -126,7 +143,7 @@ export class StreamableHttpEndpoint implements BeforeApplicationShutdown {
       return;
     }
     const stream = openEventStream(res);
-    this.streams.add(stream);
+    this.streams.set(stream, server.id);
     const unsubscribe = await this.changes.subscribe(server.id, () => stream.send('message', JSON.stringify(LIST_CHANGED)));
     stream.onClose(() => {
       unsubscribe();

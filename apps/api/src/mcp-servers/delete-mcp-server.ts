@@ -16,6 +16,7 @@ export class DeleteMcpServer {
   async execute(id: string): Promise<void> {
     if (!(await this.servers.delete(id))) throw new NotFoundError('MCP server', id);
     await this.changes.publish([id]);
+    await this.changes.publishDeleted(id);
     this.logger.log({ mcpServerId: id }, 'MCP server deleted');
   }
 }

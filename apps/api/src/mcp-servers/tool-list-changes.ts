@@ -4,6 +4,7 @@ import { APP_CONFIG, redisConnectionOptions, type AppConfig } from '#workflow/ne
 import { RedisConnection } from '../redis/redis.module.js';
 
 type Listener = () => void;
+type DeletionListener = (serverId: string) => void;
 
 /** How long a first subscriber waits for Redis to confirm before it goes on without. */
 const SUBSCRIBE_TIMEOUT_MS = 1000;
@@ -12,13 +13,17 @@ const SUBSCRIBE_TIMEOUT_MS = 1000;
  * "The tools of MCP server X changed" across every API process: one Redis channel, the message is
  * the server id. A published workflow's new version, a PATCH or a DELETE of the server publish it;
  * each process hands it to its own open streams (whatever protocol generation they speak).
+ * "Server X was deleted" has a channel of its own, after the change: each process then closes the
+ * streams it holds for X and drops what it keeps for it (the SDK handler).
  */
 @Injectable()
 export class ToolListChanges implements OnApplicationShutdown {
   private readonly logger = new Logger(ToolListChanges.name);
   private readonly subscriber: Redis;
   private readonly channel: string;
+  private readonly deletedChannel: string;
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly deletionListeners = new Set<DeletionListener>();
   private readonly subscribed: Promise<unknown>;
 
   constructor(
@@ -26,14 +31,17 @@ export class ToolListChanges implements OnApplicationShutdown {
     private readonly redis: RedisConnection,
   ) {
     this.channel = `${config.queuePrefix}:mcp-server-changes`;
+    this.deletedChannel = `${config.queuePrefix}:mcp-server-deletions`;
     // Commands queue while Redis is away and ioredis subscribes again on reconnect.
     this.subscriber = new Redis({ ...redisConnectionOptions(config, true) });
     this.subscriber.on('error', () => undefined);
     this.subscribed = this.subscriber
-      .subscribe(this.channel)
+      .subscribe(this.channel, this.deletedChannel)
       .catch((error: unknown) => this.logger.warn({ err: error }, 'not listening for MCP tool changes'));
-    this.subscriber.on('message', (_channel: string, serverId: string) => {
-      for (const listener of [...(this.listeners.get(serverId) ?? [])]) listener();
+    // One connection, so a deletion arrives after the change published before it.
+    this.subscriber.on('message', (channel: string, serverId: string) => {
+      if (channel === this.deletedChannel) for (const listener of [...this.deletionListeners]) listener(serverId);
+      else for (const listener of [...(this.listeners.get(serverId) ?? [])]) listener();
     });
   }
 
@@ -44,6 +52,19 @@ export class ToolListChanges implements OnApplicationShutdown {
         this.logger.warn({ err: error, serverId }, 'tools/list_changed not published (Redis unreachable)');
       });
     }
+  }
+
+  /** Tells every process that the server is gone (after its last change). */
+  async publishDeleted(serverId: string): Promise<void> {
+    await this.redis.client.publish(this.deletedChannel, serverId).catch((error: unknown) => {
+      this.logger.warn({ err: error, serverId }, 'MCP server deletion not published (Redis unreachable): its open streams stay open');
+    });
+  }
+
+  /** Calls `listener` with the id of each deleted server. Returns the unsubscribe. */
+  onDeleted(listener: DeletionListener): () => void {
+    this.deletionListeners.add(listener);
+    return () => this.deletionListeners.delete(listener);
   }
 
   /** Calls `listener` whenever server `serverId` changes; resolves once Redis listens. Returns the unsubscribe. */

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ToolsetRepository, type ConnectionSpec, type ToolsetRecord } from '#workflow/nest';
 import type { CreateToolsetBody } from './dto/toolset-requests.js';
 import { toolView, whereView, type ToolsetPreviewView } from './dto/toolset-views.js';
+import { ToolsetRefreshSchedule } from './refresh-schedule.js';
 import type { Requester } from './requester.js';
 import { defaultToolsetName, ToolsetListing } from './toolset-listing.js';
 
@@ -20,11 +21,13 @@ export class CreateToolset {
   constructor(
     private readonly listing: ToolsetListing,
     private readonly toolsets: ToolsetRepository,
+    private readonly schedule: ToolsetRefreshSchedule,
   ) {}
 
   /** `requester`: the API key asking (`createdBy`; a stdio server needs `admin`). */
   async execute(body: CreateToolsetBody, requester: Requester, signal?: AbortSignal): Promise<ToolsetRecord> {
     const spec = specOfBody(body);
+    this.schedule.check(body.refreshIntervalMs);
     const listing = await this.listing.list(spec, requester, signal);
     const name = body.name ?? defaultToolsetName(spec, listing);
     const toolset = await this.toolsets.create(
@@ -37,6 +40,7 @@ export class CreateToolset {
             env: body.env,
             process: body.process,
             timeoutMs: body.timeoutMs,
+            refreshIntervalMs: body.refreshIntervalMs,
             listing,
             createdBy: requester.keyId,
           }
@@ -46,10 +50,12 @@ export class CreateToolset {
             headers: body.headers,
             transport: body.transport,
             timeoutMs: body.timeoutMs,
+            refreshIntervalMs: body.refreshIntervalMs,
             listing,
             createdBy: requester.keyId,
           },
     );
+    if (toolset.refreshIntervalMs !== undefined) await this.schedule.apply(toolset.id, toolset.refreshIntervalMs);
     const where = toolset.kind === 'stdio' ? { command: toolset.command } : { url: toolset.url };
     this.logger.log({ toolsetId: toolset.id, ...where, transport: toolset.resolvedTransport, tools: toolset.toolCount }, 'toolset created');
     return toolset;

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ToolsetRepository, WorkflowRepository } from '#workflow/nest';
 import { ConflictError, NotFoundError } from '../common/api-errors.js';
+import { ToolsetRefreshSchedule } from './refresh-schedule.js';
 
 /** DELETE /toolsets/:id: refused (409 TOOLSET_IN_USE) while a workflow's latest version uses it. */
 @Injectable()
@@ -10,6 +11,7 @@ export class DeleteToolset {
   constructor(
     private readonly toolsets: ToolsetRepository,
     private readonly workflows: WorkflowRepository,
+    private readonly schedule: ToolsetRefreshSchedule,
   ) {}
 
   async execute(id: string): Promise<void> {
@@ -20,6 +22,7 @@ export class DeleteToolset {
       throw new ConflictError('TOOLSET_IN_USE', `Toolset ${id} is used by the latest version of workflow ${which}`);
     }
     if (!(await this.toolsets.delete(id))) throw new NotFoundError('Toolset', id);
+    await this.schedule.apply(id, undefined);
     this.logger.log({ toolsetId: id }, 'toolset deleted');
   }
 }

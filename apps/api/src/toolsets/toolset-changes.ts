@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { ToolsetChangeRepository, ToolsetRepository } from '#workflow/nest';
+import { ToolsetChangeRepository, ToolsetRepository, type ToolsetChangeSource } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
 import type { Page, PageQuery } from '../common/pagination.js';
 
 export interface ToolsetChangeView {
   id: string;
   at: string;
-  source: 'list_changed' | 'refresh';
+  source: ToolsetChangeSource;
   added: string[];
   removed: string[];
   changed: string[];

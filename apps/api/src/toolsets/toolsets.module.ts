@@ -9,6 +9,7 @@ import { ImportToolsets } from './import-toolsets.js';
 import { ToolsetChanges } from './toolset-changes.js';
 import { ToolsetUsage } from './toolset-usage.js';
 import { RefreshToolset } from './refresh-toolset.js';
+import { ToolsetRefreshSchedule } from './refresh-schedule.js';
 import { ToolsetListing } from './toolset-listing.js';
 import { ToolsetsController } from './toolsets.controller.js';
 import { UpdateToolset } from './update-toolset.js';
@@ -30,6 +31,7 @@ import { UpdateToolset } from './update-toolset.js';
     CheckToolset,
     ToolsetUsage,
     ToolsetChanges,
+    ToolsetRefreshSchedule,
   ],
 })
 export class ToolsetsModule {}

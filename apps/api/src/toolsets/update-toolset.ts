@@ -9,6 +9,7 @@ import {
 import { ConflictError, InvalidRequestError, NotFoundError } from '../common/api-errors.js';
 import { pointer } from '../common/zod-validation.js';
 import { MASK, type UpdateToolsetBody } from './dto/toolset-requests.js';
+import { ToolsetRefreshSchedule } from './refresh-schedule.js';
 import { refuseStdioUnlessAdmin, type Requester } from './requester.js';
 import { ToolsetListing } from './toolset-listing.js';
 
@@ -53,10 +54,18 @@ export class UpdateToolset {
   constructor(
     private readonly listing: ToolsetListing,
     private readonly toolsets: ToolsetRepository,
+    private readonly schedule: ToolsetRefreshSchedule,
   ) {}
 
   /** `requester`: the API key asking (`updatedBy`; changing a stdio toolset — how its process runs — needs `admin`). */
   async execute(id: string, body: UpdateToolsetBody, requester: Requester, signal?: AbortSignal): Promise<ToolsetRecord> {
+    this.schedule.check(body.refreshIntervalMs);
+    const toolset = await this.change(id, body, requester, signal);
+    if (body.refreshIntervalMs !== undefined) await this.schedule.apply(id, toolset.refreshIntervalMs);
+    return toolset;
+  }
+
+  private async change(id: string, body: UpdateToolsetBody, requester: Requester, signal?: AbortSignal): Promise<ToolsetRecord> {
     const current = await this.toolsets.connectionOf(id);
     if (!current) throw new NotFoundError('Toolset', id);
     const actor = requester.keyId;
@@ -73,6 +82,7 @@ export class UpdateToolset {
         await this.toolsets.update(id, current.revision, {
           name: body.name,
           timeoutMs: body.timeoutMs,
+          refreshIntervalMs: body.refreshIntervalMs,
           process: body.process,
           updatedBy: actor,
         }),
@@ -86,7 +96,12 @@ export class UpdateToolset {
     }
     const headers = body.headers === undefined ? current.headers : resolveHeaders(body.headers, current.headers);
     const next = { url: body.url ?? current.url, headers, transport: body.transport ?? current.transport };
-    const changes: ToolsetChanges = { name: body.name, timeoutMs: body.timeoutMs, updatedBy: actor };
+    const changes: ToolsetChanges = {
+      name: body.name,
+      timeoutMs: body.timeoutMs,
+      refreshIntervalMs: body.refreshIntervalMs,
+      updatedBy: actor,
+    };
     if (this.connectionChanged(current, next)) {
       const timeoutMs = body.timeoutMs === undefined ? current.timeoutMs : (body.timeoutMs ?? undefined);
       Object.assign(changes, next, { listing: await this.listing.list({ ...next, timeoutMs }, requester, signal) });

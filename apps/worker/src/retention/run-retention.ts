@@ -1,6 +1,13 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { Queue, Worker } from 'bullmq';
-import { APP_CONFIG, redisConnectionOptions, RUN_RETENTION_QUEUE_NAME, RunHistoryRepository, type AppConfig } from '#workflow/nest';
+import {
+  APP_CONFIG,
+  redisConnectionOptions,
+  RUN_RETENTION_QUEUE_NAME,
+  RunHistoryRepository,
+  ToolCallRepository,
+  type AppConfig,
+} from '#workflow/nest';
 
 const RETENTION_SCHEDULER_ID = 'prune-finished-runs';
 
@@ -21,11 +28,12 @@ export class RunRetention implements OnApplicationBootstrap, BeforeApplicationSh
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly history: RunHistoryRepository,
+    private readonly toolCalls: ToolCallRepository,
   ) {}
 
   get enabled(): boolean {
-    const { maxAgeMs, maxCount } = this.config.retention;
-    return maxAgeMs > 0 || maxCount > 0;
+    const { maxAgeMs, maxCount, toolCallMaxAgeMs } = this.config.retention;
+    return maxAgeMs > 0 || maxCount > 0 || toolCallMaxAgeMs > 0;
   }
 
   onApplicationBootstrap(): void {
@@ -55,7 +63,19 @@ export class RunRetention implements OnApplicationBootstrap, BeforeApplicationSh
     const { maxAgeMs, maxCount, intervalMs } = this.config.retention;
     const result = await this.history.prune({ maxAgeMs, maxCount }, { budgetMs: Math.min(20_000, intervalMs / 2) });
     if (result.byAge + result.byCount > 0) this.logger.log(result, 'finished runs pruned');
-    return result;
+    return { ...result, toolCalls: await this.pruneToolCalls() };
+  }
+
+  /** Usage records (`tool_calls`) by their own age limit, in the same pass: they belong to no run (ad-hoc calls) or outlive it. */
+  private async pruneToolCalls() {
+    const { toolCallMaxAgeMs, intervalMs } = this.config.retention;
+    if (toolCallMaxAgeMs <= 0) return { removed: 0, complete: true };
+    const pruned = await this.toolCalls.pruneOlderThan(
+      new Date(Date.now() - toolCallMaxAgeMs),
+      Date.now() + Math.min(20_000, intervalMs / 2),
+    );
+    if (pruned.removed > 0) this.logger.log(pruned, 'tool call records pruned');
+    return pruned;
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -59,13 +59,17 @@ export function createFixtureMcpServer(
   pageSize: number | undefined,
   counters: FixtureCounters,
   callAuth?: CallAuth,
+  beforeListing?: () => Promise<void>,
 ): Server {
   const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
   // Read at each listing: a tool may add tools to the (shared) list, then announce it.
   const listedNow = () => tools.map(({ handler: _handler, ...tool }) => tool);
 
-  server.setRequestHandler(ListToolsRequestSchema, (request) => {
-    if (request.params?.cursor === undefined) counters.listings++;
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+    if (request.params?.cursor === undefined) {
+      counters.listings++;
+      await beforeListing?.();
+    }
     const listed = listedNow();
     if (pageSize === undefined) return { tools: listed };
     const start = request.params?.cursor === undefined ? 0 : Number(request.params.cursor);

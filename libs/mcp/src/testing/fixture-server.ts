@@ -44,6 +44,8 @@ export interface FixtureServerOptions {
   callAuth?: CallAuth;
   /** Listen on this port instead of a free one. */
   port?: number;
+  /** Awaited before each whole listing is answered: a test can hold a listing in flight. */
+  beforeListing?: () => Promise<void>;
 }
 
 export interface FixtureServer {
@@ -76,7 +78,8 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
   const counters = new FixtureCounters();
   const live = new Map<string, LiveSession>();
   const staleStatus = options.staleSessionStatus ?? 404;
-  const newMcpServer = () => createFixtureMcpServer(options.name ?? 'mcpflow-fixture', tools, options.pageSize, counters, options.callAuth);
+  const newMcpServer = () =>
+    createFixtureMcpServer(options.name ?? 'mcpflow-fixture', tools, options.pageSize, counters, options.callAuth, options.beforeListing);
 
   const track = (id: string, server: Server, transport: LiveSession['transport']) => {
     live.set(id, { server, transport });

@@ -36,7 +36,12 @@ describe('loadConfig', () => {
   });
 
   it('reads retention as a duration with its unit and a count, 0 meaning no limit', () => {
-    expect(loadConfig(base).retention).toEqual({ maxAgeMs: 14 * 86_400_000, maxCount: 10_000, intervalMs: 300_000 });
+    expect(loadConfig(base).retention).toEqual({
+      maxAgeMs: 14 * 86_400_000,
+      maxCount: 10_000,
+      intervalMs: 300_000,
+      toolCallMaxAgeMs: 30 * 86_400_000,
+    });
     expect(loadConfig({ ...base, RUN_RETENTION_MAX_AGE: '36h', RUN_RETENTION_MAX_COUNT: '0' }).retention).toMatchObject({
       maxAgeMs: 36 * 3_600_000,
       maxCount: 0,
@@ -46,6 +51,12 @@ describe('loadConfig', () => {
       /RUN_RETENTION_MAX_AGE: must be a whole number with a unit/,
     );
     expect(problemsOf({ ...base, RUN_RETENTION_MAX_AGE: '2 weeks' }).join('\n')).toMatch(/RUN_RETENTION_MAX_AGE/);
+  });
+
+  it('reads the smallest periodic toolset refresh, 60 s by default and at least 100 ms', () => {
+    expect(loadConfig(base).toolsetRefreshMinIntervalMs).toBe(60_000);
+    expect(loadConfig({ ...base, TOOLSET_REFRESH_MIN_INTERVAL_MS: '5000' }).toolsetRefreshMinIntervalMs).toBe(5000);
+    expect(problemsOf({ ...base, TOOLSET_REFRESH_MIN_INTERVAL_MS: '10' }).join('\n')).toMatch(/TOOLSET_REFRESH_MIN_INTERVAL_MS/);
   });
 
   it('names each wrong or missing variable', () => {

@@ -67,9 +67,12 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
   PUBLIC_BASE_URL: z.preprocess((value) => (value === '' ? undefined : value), urlWithScheme(['http', 'https']).optional()),
   MCP_ALLOWED_HOSTS: z.string().default(''),
+  MCP_KEY_IN_PATH: z.enum(['on', 'off']).default('off'),
   OUTBOUND_ALLOW: z.string().default(''),
   OUTBOUND_DENY: z.string().default(''),
   TOOLSET_HEALTH_INTERVAL_MS: int(0),
+  TOOLSET_REFRESH_MIN_INTERVAL_MS: int(60_000, 100),
+  TOOL_CALL_RETENTION_MAX_AGE: duration('30d'),
   STDIO_TOOLSETS: z.enum(['on', 'off']).default('off'),
   STDIO_COMMANDS: z.string().default(''),
   STDIO_WORK_DIR: z.string().default(join(tmpdir(), 'mcpflow-stdio')),
@@ -93,8 +96,9 @@ export type AppConfig = Readonly<{
    * Published MCP servers: `publicBaseUrl` is what their `url` starts with (a proxy's address when
    * there is one; default `http://API_HOST:API_PORT`); requests whose Host (or Origin) is not the
    * public host, a loopback name or one of `allowedHosts` are refused (DNS rebinding).
+   * `keyInPath`: `/mcp/<id>/key/<api key>` is served too, for clients that cannot send headers (weaker).
    */
-  mcp: { publicBaseUrl?: string; allowedHosts: string[] };
+  mcp: { publicBaseUrl?: string; allowedHosts: string[]; keyInPath: boolean };
   mongoUrl: string;
   redisUrl: string;
   queuePrefix: string;
@@ -104,8 +108,11 @@ export type AppConfig = Readonly<{
   workerMetrics: { host: string; port: number };
   /** Run recovery: BullMQ stalled-job detection and the worker's sweep of runs without a live job. */
   recovery: { lockDurationMs: number; stalledIntervalMs: number; maxStalledCount: number; sweepIntervalMs: number; requeueAfterMs: number };
-  /** Pruning of finished runs: by age and by count, whichever comes first; 0 = no limit (both 0 = off). */
-  retention: { maxAgeMs: number; maxCount: number; intervalMs: number };
+  /**
+   * Pruning of finished runs: by age and by count, whichever comes first; 0 = no limit (both 0 = off).
+   * `toolCallMaxAgeMs`: tool-call records (usage) older than this go in the same passes; 0 = kept.
+   */
+  retention: { maxAgeMs: number; maxCount: number; intervalMs: number; toolCallMaxAgeMs: number };
   limits: {
     maxNodeExecutions: number;
     runDeadlineMs: number;
@@ -116,6 +123,8 @@ export type AppConfig = Readonly<{
   outbound: { allow: string[]; deny: string[] };
   /** Periodic health checks of every toolset by one worker at a time; 0 = off. */
   toolsetHealthIntervalMs: number;
+  /** The smallest `refreshIntervalMs` a toolset may ask for. */
+  toolsetRefreshMinIntervalMs: number;
   /** Local (stdio) toolsets: off unless enabled, and then only the listed commands (names or absolute paths). */
   stdio: { enabled: boolean; commands: string[]; workDir: string };
   logLevel: string;
@@ -154,7 +163,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     env: e.NODE_ENV,
     api: { host: e.API_HOST, port: e.API_PORT, bodyLimitBytes: e.BODY_LIMIT_BYTES },
-    mcp: { publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''), allowedHosts: list(e.MCP_ALLOWED_HOSTS) },
+    mcp: {
+      publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+      allowedHosts: list(e.MCP_ALLOWED_HOSTS),
+      keyInPath: e.MCP_KEY_IN_PATH === 'on',
+    },
     mongoUrl: e.MONGO_URL,
     redisUrl: e.REDIS_URL,
     queuePrefix: e.QUEUE_PREFIX,
@@ -168,7 +181,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sweepIntervalMs: e.RUN_SWEEP_INTERVAL_MS,
       requeueAfterMs: e.RUN_REQUEUE_AFTER_MS,
     },
-    retention: { maxAgeMs: e.RUN_RETENTION_MAX_AGE, maxCount: e.RUN_RETENTION_MAX_COUNT, intervalMs: e.RUN_RETENTION_INTERVAL_MS },
+    retention: {
+      maxAgeMs: e.RUN_RETENTION_MAX_AGE,
+      maxCount: e.RUN_RETENTION_MAX_COUNT,
+      intervalMs: e.RUN_RETENTION_INTERVAL_MS,
+      toolCallMaxAgeMs: e.TOOL_CALL_RETENTION_MAX_AGE,
+    },
     limits: {
       maxNodeExecutions: e.RUN_MAX_NODE_EXECUTIONS,
       runDeadlineMs: e.RUN_DEADLINE_MS,
@@ -178,6 +196,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     outbound: { allow: list(e.OUTBOUND_ALLOW), deny: list(e.OUTBOUND_DENY) },
     toolsetHealthIntervalMs: e.TOOLSET_HEALTH_INTERVAL_MS,
+    toolsetRefreshMinIntervalMs: e.TOOLSET_REFRESH_MIN_INTERVAL_MS,
     stdio: { enabled: e.STDIO_TOOLSETS === 'on', commands: list(e.STDIO_COMMANDS), workDir: e.STDIO_WORK_DIR },
     logLevel: e.LOG_LEVEL,
     auth: {

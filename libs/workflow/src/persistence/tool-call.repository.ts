@@ -34,6 +34,28 @@ export class ToolCallRepository {
     await this.model.create(call);
   }
 
+  /**
+   * Retention: removes the calls made before `cutoff`, oldest first, a batch at a time (found by
+   * the `at` index, deleted by `_id`: the one filter FerretDB v1 hands to its backend), until none
+   * is left or `deadline` (epoch ms) passes — then `complete` is false and the next pass goes on.
+   */
+  async pruneOlderThan(cutoff: Date, deadline: number, batchSize = 500): Promise<{ removed: number; complete: boolean }> {
+    let removed = 0;
+    for (;;) {
+      if (Date.now() > deadline) return { removed, complete: false };
+      const ids = (
+        await this.model
+          .find({ at: { $lt: cutoff } }, { _id: 1 })
+          .sort({ at: 1 })
+          .limit(batchSize)
+          .lean()
+          .exec()
+      ).map((doc) => doc._id);
+      if (ids.length) removed += (await this.model.deleteMany({ _id: { $in: ids } }).exec()).deletedCount;
+      if (ids.length < batchSize) return { removed, complete: true };
+    }
+  }
+
   async usage(toolsetId: string, since: Date): Promise<ToolUsage[]> {
     const match = { toolsetId, at: { $gte: since } };
     const groups = await this.model

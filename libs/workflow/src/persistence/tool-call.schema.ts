@@ -36,4 +36,6 @@ export const ToolCallSchema = new Schema<ToolCallDoc>(
   { collection: TOOL_CALLS_COLLECTION, versionKey: false },
 );
 ToolCallSchema.index({ toolsetId: 1, at: 1 });
+// Retention reads the oldest calls first (TOOL_CALL_RETENTION_MAX_AGE).
+ToolCallSchema.index({ at: 1 });
 ToolCallSchema.index({ toolsetId: 1, tool: 1, durationMs: 1 });

@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, type Model } from 'mongoose';
 import type { ToolSnapshot } from '#mcp';
 import type { ToolCatalog, ToolDescriptor } from '../engine/types.js';
-import { toolsOf } from './toolset.repository.js';
+import { toolsOf } from './toolset-records.js';
 import { TOOLSET_MODEL, type ToolsetDocument } from './toolset.schema.js';
 
 /** A snapshot as the engine sees it: the same fields (the title aside), plus the toolset it belongs to. */

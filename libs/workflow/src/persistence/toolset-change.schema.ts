@@ -3,7 +3,8 @@ import { Schema, type Types } from 'mongoose';
 export const TOOLSET_CHANGE_MODEL = 'ToolsetChange';
 
 /** What made mcpflow take a new snapshot: the server's `notifications/tools/list_changed`, or a `POST /toolsets/:id/refresh`. */
-export type ToolsetChangeSource = 'list_changed' | 'refresh';
+/** `scheduled`: the toolset's periodic refresh (`refreshIntervalMs`). */
+export type ToolsetChangeSource = 'list_changed' | 'refresh' | 'scheduled';
 
 /** One new snapshot that differed from the one before: the tools added, removed and changed (names, sorted). */
 export interface ToolsetChangeDoc {
@@ -20,7 +21,7 @@ export const ToolsetChangeSchema = new Schema<ToolsetChangeDoc>(
   {
     toolsetId: { type: String, required: true },
     at: { type: Date, required: true },
-    source: { type: String, required: true, enum: ['list_changed', 'refresh'] },
+    source: { type: String, required: true, enum: ['list_changed', 'refresh', 'scheduled'] },
     added: { type: [String], default: [] },
     removed: { type: [String], default: [] },
     changed: { type: [String], default: [] },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ToolSnapshot } from '#mcp';
-import type { ToolsetConnection, ToolsetRecord, ToolsetRepository } from './toolset.repository.js';
+import type { ToolsetConnection, ToolsetRecord } from './toolset-records.js';
+import type { ToolsetRepository } from './toolset.repository.js';
 import { ToolsetSnapshots } from './toolset-snapshots.js';
 
 /** A toolset store double counting its two reads: the connection alone, and the whole toolset. */

@@ -7,7 +7,8 @@ import { APP_CONFIG } from '../config/config.module.js';
 import { OutboundHttp } from '../outbound/outbound.module.js';
 import { renderHeaders, staticHeaders } from '../secrets/secret-inputs.js';
 import { stdioRefusal } from '../stdio/stdio-policy.js';
-import { ToolsetRepository, type ToolsetConnection } from './toolset.repository.js';
+import type { ToolsetConnection } from './toolset-records.js';
+import { ToolsetRepository } from './toolset.repository.js';
 
 /** How to reach an MCP server by URL; header values in clear. */
 export interface HttpConnectionSpec {

@@ -2,160 +2,27 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, type Model } from 'mongoose';
 import { findPage, type Page, type PageRequest } from './paging.js';
-import type { ServerInfo, ToolSnapshot } from '#mcp';
 import { SECRET_BOX } from '../secrets/secrets.module.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import {
+  toolsetSummaryOf,
+  toolsOf,
+  type NewToolset,
+  type ToolsetChanges,
+  type ToolsetConnection,
+  type ToolsetListingInput,
+  type ToolsetRecord,
+  type ToolsetSummary,
+  type ToolsetUpdateOutcome,
+} from './toolset-records.js';
+import {
   TOOLSET_MODEL,
   type ResolvedHttpTransport,
-  type ResolvedToolsetTransport,
-  type StdioProcessMode,
   type StoredHealth,
   type StoredHeader,
   type ToolsetDocument,
-  type ToolsetKind,
   type TransportMode,
 } from './toolset.schema.js';
-
-/** What a listing of the server produced (libs/mcp `listToolset`). */
-export interface ToolsetListingInput {
-  serverInfo: ServerInfo;
-  transport: ResolvedToolsetTransport;
-  tools: ToolSnapshot[];
-}
-
-/** A toolset without its tools and without any header value. */
-export interface ToolsetSummary {
-  id: string;
-  kind: ToolsetKind;
-  name: string;
-  /** http toolsets only. */
-  url?: string;
-  headerNames: string[];
-  /** stdio toolsets only (env: names, never values). */
-  command?: string;
-  args?: string[];
-  envNames?: string[];
-  process?: StdioProcessMode;
-  transport: TransportMode | 'stdio';
-  resolvedTransport: ResolvedToolsetTransport;
-  timeoutMs?: number;
-  serverInfo: ServerInfo;
-  toolCount: number;
-  toolsRefreshedAt: Date;
-  health?: StoredHealth;
-  revision: number;
-  createdBy: string | null;
-  updatedBy: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface ToolsetRecord extends ToolsetSummary {
-  tools: ToolSnapshot[];
-}
-
-interface ConnectionCommon {
-  timeoutMs?: number;
-  revision: number;
-}
-
-/** How to reach a server by URL, header values in clear: for connecting only, never for responses or logs. */
-export interface HttpToolsetConnection extends ConnectionCommon {
-  kind?: 'http';
-  url: string;
-  headers: Record<string, string>;
-  transport: TransportMode;
-  resolvedTransport: ResolvedHttpTransport;
-  /** The revision the server spoke at the last listing: connects try its path first. */
-  protocolVersion?: string;
-}
-
-/** How to start a local server, env values in clear: for connecting only, never for responses or logs. */
-export interface StdioToolsetConnection extends ConnectionCommon {
-  kind: 'stdio';
-  /** The toolset's id: its process gets a working directory of its own. */
-  id: string;
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  process: StdioProcessMode;
-  transport: 'stdio';
-  resolvedTransport: 'stdio';
-}
-
-export type ToolsetConnection = HttpToolsetConnection | StdioToolsetConnection;
-
-/** The values a connection holds that are secrets (header or env values): scrubbed from error messages. */
-export function connectionSecrets(connection: {
-  kind?: ToolsetKind;
-  headers?: Record<string, string>;
-  env?: Record<string, string>;
-}): string[] {
-  return Object.values((connection.kind === 'stdio' ? connection.env : connection.headers) ?? {});
-}
-
-export type NewToolset = {
-  name: string;
-  timeoutMs?: number;
-  listing: ToolsetListingInput;
-  /** Id of the API key creating it. */
-  createdBy?: string;
-} & (
-  | { kind?: 'http'; url: string; headers: Record<string, string>; transport: TransportMode }
-  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; process: StdioProcessMode }
-);
-
-export interface ToolsetChanges {
-  name?: string;
-  url?: string;
-  headers?: Record<string, string>;
-  /** stdio toolsets: the environment's values (written again on refresh, so they are re-sealed under the current key). */
-  env?: Record<string, string>;
-  process?: StdioProcessMode;
-  transport?: TransportMode;
-  /** null removes the toolset's own timeout (the configured default applies). */
-  timeoutMs?: number | null;
-  listing?: ToolsetListingInput;
-  /** Id of the API key making the change. */
-  updatedBy?: string;
-}
-
-export type ToolsetUpdateOutcome = { ok: true; toolset: ToolsetRecord } | { ok: false; reason: 'missing' | 'conflict' };
-
-export function toolsetSummaryOf(doc: ToolsetDocument): ToolsetSummary {
-  const summary: ToolsetSummary = {
-    id: String(doc._id),
-    kind: doc.kind ?? 'http',
-    name: doc.name,
-    headerNames: doc.headers.map((header) => header.name),
-    transport: doc.transport,
-    resolvedTransport: doc.resolvedTransport,
-    serverInfo: { name: doc.serverInfo.name, version: doc.serverInfo.version, protocolVersion: doc.serverInfo.protocolVersion },
-    toolCount: doc.toolCount,
-    toolsRefreshedAt: doc.toolsRefreshedAt,
-    revision: doc.revision,
-    createdBy: doc.createdBy ?? null,
-    updatedBy: doc.updatedBy ?? null,
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt,
-  };
-  if (typeof doc.timeoutMs === 'number') summary.timeoutMs = doc.timeoutMs;
-  if (doc.health) summary.health = doc.health;
-  if (doc.kind === 'stdio')
-    Object.assign(summary, {
-      command: doc.command,
-      args: doc.args ?? [],
-      envNames: (doc.env ?? []).map((entry) => entry.name),
-      process: doc.process ?? 'per-run',
-    });
-  else summary.url = doc.url;
-  return summary;
-}
-
-export function toolsOf(doc: Pick<ToolsetDocument, 'tools'>): ToolSnapshot[] {
-  return doc.tools.map((tool) => JSON.parse(tool.snapshot) as ToolSnapshot);
-}
 
 /** Reads and writes toolsets; the only place header values are sealed and opened. */
 @Injectable()
@@ -182,6 +49,7 @@ export class ToolsetRepository {
       name: input.name,
       ...where,
       timeoutMs: input.timeoutMs,
+      refreshIntervalMs: input.refreshIntervalMs,
       ...this.listingFields(input.listing),
       revision: 1,
       createdBy: input.createdBy ?? null,
@@ -245,6 +113,8 @@ export class ToolsetRepository {
     if (changes.process !== undefined) set.process = changes.process;
     if (changes.timeoutMs === null) unset.timeoutMs = 1;
     else if (changes.timeoutMs !== undefined) set.timeoutMs = changes.timeoutMs;
+    if (changes.refreshIntervalMs === null) unset.refreshIntervalMs = 1;
+    else if (changes.refreshIntervalMs !== undefined) set.refreshIntervalMs = changes.refreshIntervalMs;
     if (changes.listing) Object.assign(set, this.listingFields(changes.listing));
     if (changes.updatedBy !== undefined) set.updatedBy = changes.updatedBy;
     const update = { $set: set, $inc: { revision: 1 }, ...(Object.keys(unset).length ? { $unset: unset } : {}) };
@@ -259,6 +129,15 @@ export class ToolsetRepository {
   async allIds(): Promise<string[]> {
     const docs = await this.model.find({}, { _id: 1 }).sort({ _id: 1 }).lean<Pick<ToolsetDocument, '_id'>[]>().exec();
     return docs.map((doc) => String(doc._id));
+  }
+
+  /** The toolsets refreshed periodically, with their interval (the workers' schedules follow them). */
+  async refreshIntervals(): Promise<Map<string, number>> {
+    const docs = await this.model
+      .find({ refreshIntervalMs: { $gt: 0 } }, { refreshIntervalMs: 1 })
+      .lean<Pick<ToolsetDocument, '_id' | 'refreshIntervalMs'>[]>()
+      .exec();
+    return new Map(docs.map((doc) => [String(doc._id), doc.refreshIntervalMs ?? 0]));
   }
 
   /**

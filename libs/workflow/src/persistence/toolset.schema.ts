@@ -67,6 +67,8 @@ export interface ToolsetDocument {
   /** What the server spoke at the last listing. */
   resolvedTransport: ResolvedToolsetTransport;
   timeoutMs?: number | null;
+  /** Optional periodic refresh of the snapshot (one worker at a time); absent = only on list_changed or by hand. */
+  refreshIntervalMs?: number;
   serverInfo: { name: string; version: string; protocolVersion: string };
   tools: StoredTool[];
   toolCount: number;
@@ -93,6 +95,7 @@ export const ToolsetSchema = new Schema<ToolsetDocument>(
     transport: { type: String, required: true, enum: [...TRANSPORT_MODES, 'stdio'] },
     resolvedTransport: { type: String, required: true, enum: [...HTTP_TRANSPORTS, 'stdio'] },
     timeoutMs: { type: Number, required: false },
+    refreshIntervalMs: { type: Number, required: false },
     serverInfo: {
       _id: false,
       type: { name: { type: String }, version: { type: String }, protocolVersion: { type: String } },

@@ -12,6 +12,16 @@ export const REFRESH_COALESCE_MS = 1_000;
 
 export interface ToolsetRefreshJob {
   toolsetId: string;
+  /** Set on the jobs of a toolset's periodic refresh (`refreshIntervalMs`); absent after list_changed. */
+  scheduled?: true;
+}
+
+/** No colon: BullMQ reads colon-separated scheduler keys as legacy repeatable-job keys. */
+const SCHEDULER_PREFIX = 'refresh-every-';
+
+/** The job scheduler of one toolset's periodic refresh: one id per toolset, so every process upserting it means one schedule. */
+export function refreshSchedulerId(toolsetId: string): string {
+  return `${SCHEDULER_PREFIX}${toolsetId}`;
 }
 
 /**
@@ -37,6 +47,35 @@ export class ToolsetRefreshRequests implements OnApplicationShutdown {
         { delay: REFRESH_COALESCE_MS, deduplication: { id: toolsetId }, removeOnComplete: true, removeOnFail: 100 },
       )
       .catch((error: unknown) => this.logger.warn({ err: error, toolsetId }, 'could not ask for a toolset refresh'));
+  }
+
+  /**
+   * Sets (or, without `everyMs`, removes) the toolset's periodic refresh: a BullMQ job scheduler
+   * that adds one job per interval however many processes set it, taken by one worker.
+   */
+  async schedule(toolsetId: string, everyMs: number | undefined): Promise<void> {
+    this.queue ??= this.open();
+    const id = refreshSchedulerId(toolsetId);
+    if (everyMs === undefined) {
+      await this.queue.removeJobScheduler(id);
+      return;
+    }
+    await this.queue.upsertJobScheduler(
+      id,
+      { every: everyMs },
+      { name: 'scheduled', data: { toolsetId, scheduled: true }, opts: { removeOnComplete: true, removeOnFail: 100 } },
+    );
+  }
+
+  /** The toolsets that have a schedule, with its interval (the workers reconcile them with the stored toolsets). */
+  async schedules(): Promise<Map<string, number>> {
+    this.queue ??= this.open();
+    const found = new Map<string, number>();
+    for (const scheduler of await this.queue.getJobSchedulers(0, -1)) {
+      const toolsetId = scheduler.key.startsWith(SCHEDULER_PREFIX) ? scheduler.key.slice(SCHEDULER_PREFIX.length) : undefined;
+      if (toolsetId && scheduler.every) found.set(toolsetId, Number(scheduler.every));
+    }
+    return found;
   }
 
   async onApplicationShutdown(): Promise<void> {

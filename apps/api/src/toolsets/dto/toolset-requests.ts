@@ -49,6 +49,13 @@ const name = z.string().trim().min(1).max(200);
 const transport = z.enum(TRANSPORT_MODES);
 /** Per-call timeout of the toolset's tools; the configured MCP_CALL_TIMEOUT_MS applies when absent. */
 const timeoutMs = z.number().int().min(100).max(3_600_000);
+/** Optional periodic refresh of the tool snapshot; the operator's minimum (TOOLSET_REFRESH_MIN_INTERVAL_MS) is checked on top. */
+const refreshIntervalMs = z
+  .number()
+  .int()
+  .min(100)
+  .max(30 * 86_400_000)
+  .meta({ description: 'Take a new tool snapshot this often (ms; at least TOOLSET_REFRESH_MIN_INTERVAL_MS, 60000 by default)' });
 
 export const createHttpToolsetBody = z.strictObject({
   name: name.optional(),
@@ -56,6 +63,7 @@ export const createHttpToolsetBody = z.strictObject({
   headers: headers.default({}),
   transport: transport.default('auto'),
   timeoutMs: timeoutMs.optional(),
+  refreshIntervalMs: refreshIntervalMs.optional(),
 });
 
 const noNul = (max: number) =>
@@ -82,6 +90,7 @@ export const createStdioToolsetBody = z.strictObject({
   env: env.default({}),
   process: processMode.default('per-run'),
   timeoutMs: timeoutMs.optional(),
+  refreshIntervalMs: refreshIntervalMs.optional(),
 });
 
 /** A body with `command` is a local (stdio) server, any other a server by URL; each is checked by its own strict schema. */
@@ -109,6 +118,8 @@ export const updateToolsetBody = z.strictObject({
   /** stdio toolsets only. */
   process: processMode.optional(),
   timeoutMs: timeoutMs.nullable().optional(),
+  /** null turns the periodic refresh off. */
+  refreshIntervalMs: refreshIntervalMs.nullable().optional(),
 });
 export type UpdateToolsetBody = z.output<typeof updateToolsetBody>;
 

@@ -72,6 +72,11 @@ export const toolsetSummarySchema = z
     id: z.string(),
     ...toolsetFields,
     toolsRefreshedAt: iso,
+    refreshIntervalMs: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'The periodic refresh of the tool snapshot, in ms; null = on list_changed and by hand only' }),
     health: toolsetHealthSchema.nullable().meta({ description: 'The last health check; null before the first' }),
     createdAt: iso,
     updatedAt: iso,
@@ -135,7 +140,9 @@ export const toolsetChangeSchema = z
   .object({
     id: z.string(),
     at: iso,
-    source: z.enum(['list_changed', 'refresh']),
+    source: z
+      .enum(['list_changed', 'refresh', 'scheduled'])
+      .meta({ description: 'list_changed: a notification; refresh: POST /toolsets/:id/refresh; scheduled: the periodic refresh' }),
     added: z.array(z.string()),
     removed: z.array(z.string()),
     changed: z.array(z.string()),

@@ -44,6 +44,8 @@ export interface ToolsetSummaryView {
   /** The MCP revision the server spoke at the last listing (`2024-11-05` … `2026-07-28`): its path is tried first. */
   protocolVersion: string;
   timeoutMs: number | null;
+  /** The periodic refresh's interval; null = none (list_changed and manual refreshes only). */
+  refreshIntervalMs: number | null;
   serverInfo: ServerInfo;
   toolCount: number;
   toolsRefreshedAt: string;
@@ -77,7 +79,7 @@ export interface ToolsetView extends ToolsetSummaryView {
 
 export type ToolsetPreviewView = Omit<
   ToolsetView,
-  'id' | 'createdAt' | 'updatedAt' | 'toolsRefreshedAt' | 'health' | 'createdBy' | 'updatedBy'
+  'id' | 'createdAt' | 'updatedAt' | 'toolsRefreshedAt' | 'health' | 'createdBy' | 'updatedBy' | 'refreshIntervalMs'
 >;
 
 export function maskHeaders(names: Iterable<string>): Record<string, string> {
@@ -117,6 +119,7 @@ export function toolsetSummaryView(toolset: ToolsetSummary): ToolsetSummaryView 
     requestedTransport: toolset.transport,
     protocolVersion: toolset.serverInfo.protocolVersion,
     timeoutMs: toolset.timeoutMs ?? null,
+    refreshIntervalMs: toolset.refreshIntervalMs ?? null,
     serverInfo: toolset.serverInfo,
     toolCount: toolset.toolCount,
     toolsRefreshedAt: toolset.toolsRefreshedAt.toISOString(),
