@@ -79,6 +79,40 @@ describe('toolsets: every MCP generation behind one URL', () => {
     expect(stateless.requests('initialize')).toBe(0);
   });
 
+  it('a session server is reached on its remembered path run after run: no stateless probe once the toolset knows its revision', async () => {
+    const server = await startFixtureServer({ name: 'remembered' });
+    try {
+      const created = await api<ToolsetBody>(stack.apiUrl, 'POST', '/toolsets', { name: 'remembered', url: server.url });
+      expect(created.body.protocolVersion).toBe('2025-11-25');
+      const workflowId = await createWorkflow(stack.apiUrl, {
+        name: 'echo on the remembered path',
+        nodes: [
+          { id: 'start', type: 'start' },
+          { id: 'echo', type: 'mcpTool', config: { toolsetId: created.body.id, tool: 'echo' }, inputs: { message: { value: 'again' } } },
+          { id: 'end', type: 'end', inputs: { said: { ref: 'echo.text' } } },
+        ],
+        edges: [
+          { source: 'start', target: 'echo' },
+          { source: 'echo', target: 'end' },
+        ],
+      });
+      const before = server.sessionlessPosts();
+      // Later runs read the toolset's connection without its tools (cached by revision): that read must carry the revision too.
+      for (let run = 0; run < 3; run++) {
+        expect(await runToEnd(stack.apiUrl, workflowId)).toMatchObject({ status: 'succeeded', outputs: { said: 'again' } });
+      }
+      const adHoc = await api<{ text: string }>(stack.apiUrl, 'POST', `/toolsets/${created.body.id}/tools/echo/call`, {
+        arguments: { message: 'ad hoc' },
+      });
+      expect(adHoc.body.text).toBe('ad hoc');
+      // One initialize per session (three runs, one ad-hoc call), and no refused server/discover before any of them.
+      expect(server.sessionlessPosts() - before).toBe(4);
+      await expectNoSessions(server);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a server that changed generation at the same URL is still reached; a refresh stores its new protocolVersion', async () => {
     const old = await startFixtureServer({ protocolVersion: '2025-06-18', name: 'before' });
     const port = Number(new URL(old.url).port);

@@ -45,6 +45,8 @@ export class FixtureCounters {
   listings = 0;
   /** The `callAuth` header of each tools/call, in order (undefined when absent). */
   readonly callHeaders: (string | undefined)[] = [];
+  /** POSTs to the Streamable HTTP endpoint without a session id: an initialize, or a stateless client's probe. */
+  sessionlessPosts = 0;
 }
 
 /** A header every tools/call must carry with one of `values` (listing stays open), like a per-user token. */

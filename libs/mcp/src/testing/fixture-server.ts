@@ -63,6 +63,11 @@ export interface FixtureServer {
   listings(): number;
   /** The `callAuth` header value of each tools/call received, in order. */
   callHeaders(): (string | undefined)[];
+  /**
+   * POSTs without a session id at the Streamable HTTP endpoint: one per session opened, plus one
+   * per refused attempt of a client that tried the stateless revision (`server/discover`) first.
+   */
+  sessionlessPosts(): number;
   /** Drops every connection and session, stays down `downtimeMs` (connections refused), then listens again on the same port. */
   restart(downtimeMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -94,6 +99,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       return session.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return reply(res, 400, 'Mcp-Session-Id header is required');
+    counters.sessionlessPosts += 1;
     const server = newMcpServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
@@ -157,6 +163,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     cancellations: () => counters.cancellations,
     listings: () => counters.listings,
     callHeaders: () => [...counters.callHeaders],
+    sessionlessPosts: () => counters.sessionlessPosts,
     restart: async (downtimeMs = 0) => {
       await dropEverything();
       if (downtimeMs > 0) await new Promise((resolve) => setTimeout(resolve, downtimeMs));

@@ -88,6 +88,8 @@ export class ToolsetRepository {
             resolvedTransport: 1,
             timeoutMs: 1,
             revision: 1,
+            // The revision the server spoke at the last listing: without it every run probed the stateless one first.
+            'serverInfo.protocolVersion': 1,
           })
           .lean<ToolsetDocument>()
           .exec()
