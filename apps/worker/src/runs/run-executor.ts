@@ -38,7 +38,8 @@ export type ExecutionResult = 'finished' | 'not-active' | 'handed-back' | 'lost'
 /**
  * Runs (or resumes) one run: claim it in MongoDB under a fresh lease, end the MCP sessions a
  * killed earlier attempt left on record, run the engine with the run's own MCP client pool (each
- * session it opens recorded on the run), close the pool, then record the terminal state — in
+ * session it opens recorded on the run), close the pool (as soon as the engine says no MCP call
+ * can come any more: alongside the last tool record's save), then record the terminal state — in
  * that order, so no MCP session outlives its run — and publish `run.finished`. With the job's
  * plan, the workflow version, the toolsets and the sessions the run will surely need are loaded
  * and opened while the claim is under way (run-preparation.ts); a session is kept on record only
@@ -134,6 +135,8 @@ export class RunExecutor {
       startedAt: deadlineStartOf(run).getTime(),
       onEvent: this.publisher.engineEvents(run.claims),
       redact: await createRedactor(version, catalog),
+      // No MCP call can come any more: the sessions end alongside the last tool record's save, not after it.
+      onSideEffectsOver: () => void prepared.close().catch(() => undefined),
     });
     const { status } = outcome;
     const handedOver = handle.cause === 'lease-lost' || handle.cause === 'shutdown';

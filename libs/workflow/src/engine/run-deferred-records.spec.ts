@@ -5,6 +5,7 @@ import { runWorkflow } from './run-workflow.js';
 import {
   chain,
   createFakeToolbox,
+  edge,
   endNodeDef,
   fakeServices,
   ref,
@@ -83,4 +84,85 @@ describe('runWorkflow: records of pure nodes ride on the next durable write', ()
     await run(createFakeToolbox({ first: {}, second: {} }), durable);
     expect(nodes(durable)).toEqual(['1 start', '2 first', '3 note', '4 second', '5 end']);
   });
+
+  it('tells the host that no side effect can come while the last tool record is still being saved, and only then', async () => {
+    const durable = createInMemoryRunStore();
+    const events: string[] = [];
+    let releaseLastSave: () => void = () => undefined;
+    const store: RunStore = {
+      loadExecutions: (runId) => durable.loadExecutions(runId),
+      saveExecution: async (record) => {
+        events.push(`save ${record.nodeId}`);
+        if (record.nodeId === 'second') await new Promise<void>((resolve) => (releaseLastSave = resolve));
+        await durable.saveExecution(record);
+        events.push(`saved ${record.nodeId}`);
+      },
+      deferExecution: (record) => void durable.saveExecution(record),
+    };
+    const running = runWorkflow({
+      runId: RUN,
+      workflow,
+      inputs: {},
+      registry,
+      services: fakeServices(createFakeToolbox({ first: {}, second: {} })),
+      store,
+      onSideEffectsOver: () => events.push('side effects over'),
+    });
+    try {
+      await waitFor(() => events.includes('save second'));
+      // After `first` the run could still call `second`; after `second` nothing but pure nodes is left.
+      expect(events).toEqual(['save first', 'saved first', 'save second', 'side effects over']);
+    } finally {
+      releaseLastSave();
+    }
+    await expect(running).resolves.toMatchObject({ status: 'succeeded' });
+    expect(events.filter((event) => event === 'side effects over')).toHaveLength(1);
+  });
+
+  it('a tool on an undecided branch keeps the run able to act until the branch is decided', async () => {
+    const branching: WorkflowDefinition = {
+      name: 'tool, then maybe another',
+      nodes: [
+        startNodeDef(),
+        toolNode('first', 'first'),
+        {
+          id: 'check',
+          type: 'condition',
+          config: { branches: [{ id: 'again', when: { any: [{ left: ref('first.text'), op: 'exists' }] } }] },
+          inputs: {},
+        },
+        toolNode('second', 'second'),
+        endNodeDef({}),
+      ],
+      edges: [
+        ...chain('start', 'first', 'check'),
+        edge('check', 'second', 'branch:again'),
+        ...chain('second', 'end'),
+        edge('check', 'end', 'else'),
+      ],
+    };
+    const seen: string[] = [];
+    const store: RunStore = {
+      loadExecutions: async () => [],
+      saveExecution: async (record) => void seen.push(`save ${record.nodeId}`),
+      deferExecution: () => undefined,
+    };
+    const toolbox = createFakeToolbox({ first: {}, second: {} });
+    const outcome = await runWorkflow({
+      runId: RUN,
+      workflow: branching,
+      inputs: {},
+      registry,
+      services: fakeServices(toolbox),
+      store,
+      onSideEffectsOver: () => seen.push('side effects over'),
+    });
+    expect(outcome.status).toBe('succeeded');
+    expect(seen).toEqual(['save first', 'save second', 'side effects over']);
+  });
 });
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 1000 && !condition(); turn++) await new Promise((resolve) => setImmediate(resolve));
+  if (!condition()) throw new Error('the condition never held');
+}

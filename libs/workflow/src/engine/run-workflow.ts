@@ -26,6 +26,13 @@ export interface RunWorkflowOptions {
   startedAt?: number;
   onEvent?: (event: RunEvent) => void;
   redact?: RedactInputs;
+  /**
+   * Called once, as soon as no node that acts on the world can start or is running any more
+   * (everything left is pure, or nothing is left) — possibly while the last such node's record is
+   * still being saved. The host may end its connections then (a run's MCP sessions), alongside
+   * that save instead of after it. Not called when a store failure ends the run.
+   */
+  onSideEffectsOver?: () => void;
 }
 
 /** The state of one `runWorkflow` call; see `runWorkflow`. */
@@ -50,6 +57,7 @@ class WorkflowRun {
   private readonly stats = { nodesExecuted: 0, nodesSkipped: 0, nodesFailed: 0 };
   private readonly beganAt: number;
   private runError?: RunError;
+  private sideEffectsOver = false;
   private canceledByHost = false;
   private seq = 0;
 
@@ -79,6 +87,7 @@ class WorkflowRun {
     try {
       await this.decide([...this.undecided]);
       await this.drive();
+      this.noteSideEffectsOver();
     } catch (storeFailure) {
       this.stop(toEngineError(storeFailure, 'RUN_STORE_FAILED'), false);
       await Promise.allSettled(this.inFlight.values());
@@ -260,9 +269,34 @@ class WorkflowRun {
     if (record.status === 'skipped') this.stats.nodesSkipped += 1;
     const { store, registry } = this.options;
     const durable = record.status !== 'skipped' && registry.get(node.type)?.pure !== true && standsOnResume(record);
-    if (durable || !store.deferExecution) await store.saveExecution(record);
-    else store.deferExecution(record);
+    if (durable || !store.deferExecution) {
+      const saved = store.saveExecution(record);
+      if (!this.canActOnWorldAfter(node.id)) this.noteSideEffectsOver();
+      await saved;
+    } else store.deferExecution(record);
     this.emit({ type: 'node.finished', runId: this.options.runId, at: finishedAt, record });
+  }
+
+  /** Whether a node other than `nodeId` that acts on the world is running or may still start. */
+  private canActOnWorldAfter(nodeId: string): boolean {
+    if (this.runError) return [...this.inFlight.keys()].some((id) => id !== nodeId && this.actsOnWorld(id));
+    const pending = [...this.undecided, ...this.ready, ...this.inFlight.keys()];
+    return pending.some((id) => id !== nodeId && this.actsOnWorld(id));
+  }
+
+  private actsOnWorld(nodeId: string): boolean {
+    const type = this.graph.node(nodeId)?.type;
+    return type === undefined || this.options.registry.get(type)?.pure !== true;
+  }
+
+  private noteSideEffectsOver(): void {
+    if (this.sideEffectsOver) return;
+    this.sideEffectsOver = true;
+    try {
+      this.options.onSideEffectsOver?.();
+    } catch {
+      // The host's problem; the run goes on.
+    }
   }
 
   private countRecord(record: ExecutionRecord): void {
