@@ -75,6 +75,12 @@ start_postgres() {
   as_pg_owner "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -d postgres -tAc \
     "SELECT 1 FROM pg_database WHERE datname = 'ferretdb'" | grep -q 1 ||
     as_pg_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres ferretdb
+  # FerretDB v1's equality pushdown cannot use its own btree indexes: GIN twins (see the file);
+  # MCPFLOW_GIN_TWINS=off leaves them out (to measure without them).
+  [ "${MCPFLOW_GIN_TWINS:-on}" = off ] ||
+  as_pg_owner "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -d ferretdb -q -v ON_ERROR_STOP=1 -f - \
+    <"$(dirname "${BASH_SOURCE[0]}")/ferretdb-gin-twins.sql" >/dev/null ||
+    { log "could not install the GIN twins of FerretDB's indexes"; exit 1; }
   head -n 1 "$dir/postmaster.pid"
 }
 
