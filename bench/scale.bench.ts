@@ -2,7 +2,8 @@
  * Scale benchmark (`npm run bench:scale`, issue 14), all in one run on loopback: run latency
  * p50/p95 (POST …/runs?wait, `start → mcpTool(echo) → end`, one at a time) and throughput (20 runs
  * in flight) with one worker process and with two, on an empty store and with 10,000 finished
- * runs made through the product's own repositories; and the durable floor at each size (a BullMQ
+ * runs made through the product's own repositories (then settled: what autovacuum does meanwhile in
+ * an installation whose history grew over weeks); and the durable floor at each size (a BullMQ
  * job: fresh MCP session, the call, DELETE, a run insert and its finish on the same store).
  * Goals, printed as ratios: p50 ≤ 2× the floor's; p50 at 10,000 ≤ 1.3× p50 at 0; throughput ≥
  * 0.5× the floor's. Writes bench/results/scale.json. Timings are never asserted anywhere.
@@ -13,7 +14,7 @@ import { measureDurableFloor } from './durable-floor.js';
 import { createEchoWorkflow, percentile, round, timeRun } from './run-client.js';
 import { throughput } from './runs-floor.js';
 import { startBenchStack } from './runs-stack.js';
-import { makeHistory, openBenchStore } from './store-history.js';
+import { makeHistory, openBenchStore, settleHistory } from './store-history.js';
 import { spawnWorker } from '../test/support/worker-process.js';
 
 const HISTORY = Number(process.env.SCALE_HISTORY ?? 10_000);
@@ -99,12 +100,15 @@ async function main() {
     const began = performance.now();
     await makeHistory(store, HISTORY, [workflowId]);
     const historySeconds = round((performance.now() - began) / 1000, 1);
+    const settling = performance.now();
+    await settleHistory(store);
+    const settleSeconds = round((performance.now() - settling) / 1000, 1);
     load.push(loadavg()[0]);
     await floor(HISTORY);
     await measure(HISTORY, 1);
     await withSecondWorker(HISTORY);
     load.push(loadavg()[0]);
-    return { stack, phases, floors, historySeconds, load, sessionsLeaked: stack.fixture.sessions() };
+    return { stack, phases, floors, historySeconds, settleSeconds, load, sessionsLeaked: stack.fixture.sessions() };
   } finally {
     await store.close();
     await stack.close();
@@ -117,7 +121,7 @@ const watchdog = setTimeout(() => {
 }, TIME_LIMIT_MS);
 watchdog.unref();
 
-const { stack, phases, floors, historySeconds, load, sessionsLeaked } = await main();
+const { stack, phases, floors, historySeconds, settleSeconds, load, sessionsLeaked } = await main();
 const phase = (stored: number, workers: number) => phases.find((entry) => entry.stored === stored && entry.workers === workers) as Phase;
 const floorAt = (stored: number) => floors.find((entry) => entry.stored === stored) as Floor;
 const rows = phases.map((entry) => {
@@ -145,7 +149,7 @@ const result = {
   latencyRuns: LATENCY_RUNS,
   throughputRuns: THROUGHPUT_RUNS,
   inFlight: IN_FLIGHT,
-  history: { runs: HISTORY, nodeRecordsPerRun: 3, madeInSeconds: historySeconds },
+  history: { runs: HISTORY, nodeRecordsPerRun: 3, madeInSeconds: historySeconds, settledInSeconds: settleSeconds },
   goals: { p50_vs_floor: '≤ 2', p50_at_history_vs_empty: '≤ 1.3', throughput_vs_floor: '≥ 0.5' },
   floor: {
     what: 'a BullMQ job: fresh MCP session (initialize), one echo call, DELETE, then a run insert and its finish on the same runs collection',
