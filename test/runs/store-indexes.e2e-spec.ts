@@ -65,8 +65,9 @@ describe('store: the hot reads use indexes', () => {
     await db
       .collection('api_keys')
       .insertMany(filler.map((_, index) => ({ name: `filler ${index}`, hash: `${index}`.padStart(64, '0'), scopes: ['read'] })));
+    // Node records have string ids (`<runId>:<seq>`).
     await db
-      .collection('node_executions')
+      .collection<{ _id: string; runId: mongoose.Types.ObjectId; seq: number }>('node_executions')
       .insertMany(filler.map((_, index) => ({ _id: `${runId.slice(0, 20)}fill${index}:1`, runId: new mongoose.Types.ObjectId(), seq: 1 })));
   });
   afterAll(async () => {
