@@ -64,6 +64,7 @@ export function envOf(config: AppConfig, overrides: Record<string, string>): Rec
     ...(config.secrets.key && { SECRETS_KEY: config.secrets.key }),
     WORKER_CONCURRENCY: String(config.worker.concurrency),
     WORKER_SHUTDOWN_GRACE_MS: String(config.worker.shutdownGraceMs),
+    WORKER_CLOSE_DEADLINE_MS: String(config.worker.closeDeadlineMs),
     WORKER_METRICS_PORT: String(config.workerMetrics.port),
     RUN_LOCK_DURATION_MS: String(config.recovery.lockDurationMs),
     RUN_STALLED_INTERVAL_MS: String(config.recovery.stalledIntervalMs),

@@ -13,6 +13,14 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     logger.log(`${signal} received: finishing in-flight work and closing`);
+    // A close that cannot finish (Redis or MongoDB gone: hand-backs and disconnects wait on them)
+    // must not keep the process: past the deadline it exits, and its runs come back as a crashed
+    // worker's do (their locks expire, another worker resumes them).
+    const deadlineMs = config.worker.shutdownGraceMs + config.worker.closeDeadlineMs;
+    setTimeout(() => {
+      logger.error(`did not close within ${deadlineMs} ms of ${signal}: exiting; its unfinished runs are resumed once their locks expire`);
+      process.exit(1);
+    }, deadlineMs).unref();
     // Closing the context closes the BullMQ worker (in-flight jobs finish or are released) and connections.
     app.close().then(
       () => process.exit(0),

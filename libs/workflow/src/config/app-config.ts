@@ -49,6 +49,7 @@ const envSchema = z.object({
   SECRETS_KEY_PREVIOUS: z.string().optional(),
   WORKER_CONCURRENCY: int(10, 1),
   WORKER_SHUTDOWN_GRACE_MS: int(10_000),
+  WORKER_CLOSE_DEADLINE_MS: int(20_000, 1000),
   WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   WORKER_METRICS_PORT: int(9464).pipe(z.number().max(65535)),
   RUN_LOCK_DURATION_MS: int(30_000, 1000),
@@ -103,7 +104,8 @@ export type AppConfig = Readonly<{
   redisUrl: string;
   queuePrefix: string;
   secrets: { key?: string; previousKey?: string };
-  worker: { concurrency: number; shutdownGraceMs: number };
+  /** `closeDeadlineMs`: after the grace period, how long the close (hand-backs, connections) may take before the process exits anyway. */
+  worker: { concurrency: number; shutdownGraceMs: number; closeDeadlineMs: number };
   /** The worker's own `GET /metrics` listener (loopback unless told; port 0 = any free port, as tests use). */
   workerMetrics: { host: string; port: number };
   /** Run recovery: BullMQ stalled-job detection and the worker's sweep of runs without a live job. */
@@ -172,7 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     queuePrefix: e.QUEUE_PREFIX,
     secrets: { key: e.SECRETS_KEY, previousKey: e.SECRETS_KEY_PREVIOUS },
-    worker: { concurrency: e.WORKER_CONCURRENCY, shutdownGraceMs: e.WORKER_SHUTDOWN_GRACE_MS },
+    worker: { concurrency: e.WORKER_CONCURRENCY, shutdownGraceMs: e.WORKER_SHUTDOWN_GRACE_MS, closeDeadlineMs: e.WORKER_CLOSE_DEADLINE_MS },
     workerMetrics: { host: e.WORKER_METRICS_HOST, port: e.WORKER_METRICS_PORT },
     recovery: {
       lockDurationMs: e.RUN_LOCK_DURATION_MS,
