@@ -37,9 +37,7 @@ describe('runs: cancel, idempotency, retry, wait, events', () => {
   let ts: string;
 
   beforeAll(async () => {
-    // Nothing here is about a worker losing its run: a 2 s lock (FAST_RECOVERY) let a loaded CI
-    // machine hand a run to a second claim, whose recomputed pure nodes start again on the stream.
-    stack = await startRunStack({ RUN_LOCK_DURATION_MS: '30000' });
+    stack = await startRunStack();
     fixture = await startFixtureServer({ tools: basicTools() });
     ts = await registerToolset(stack.apiUrl, fixture.url);
   });

@@ -63,6 +63,11 @@ export class ActiveRuns {
     for (const handle of this.handles.values()) handle.stop(cause);
   }
 
+  /** Whether this worker is executing the run now. */
+  holds(runId: string): boolean {
+    return this.handles.has(runId);
+  }
+
   ids(): string[] {
     return [...this.handles.keys()];
   }

@@ -50,7 +50,14 @@ export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown
     try {
       for (const runId of await this.runs.cancelRequested(this.active.ids())) this.active.stop(runId, 'cancel');
       const before = new Date(Date.now() - this.config.recovery.requeueAfterMs);
-      for (const run of await this.runs.unconfirmedActive(before, BATCH)) await this.examine(run);
+      for (const run of await this.runs.unconfirmedActive(before, BATCH)) {
+        // A run this worker executes is live, and must not be written by anyone else meanwhile: on
+        // FerretDB v1 every update rewrites the whole document from what it read, so a confirm
+        // landing beside the run's terminal write put the run back to `running` (lost update),
+        // and the next sweep gave it to a second claim.
+        if (this.active.holds(String(run._id))) continue;
+        await this.examine(run);
+      }
     } catch (error) {
       // Redis or MongoDB unreachable: the next sweep tries again.
       this.logger.debug({ err: error }, 'sweep interrupted');

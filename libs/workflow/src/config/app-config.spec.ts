@@ -25,7 +25,7 @@ describe('loadConfig', () => {
       runConcurrency: 10,
       maxOutputBytes: 262_144,
     });
-    expect(config.worker).toEqual({ concurrency: 10, shutdownGraceMs: 10_000 });
+    expect(config.worker).toEqual({ concurrency: 10, shutdownGraceMs: 10_000, closeDeadlineMs: 20_000 });
     expect(config.recovery).toEqual({
       lockDurationMs: 30_000,
       stalledIntervalMs: 15_000,
