@@ -279,8 +279,8 @@ class WorkflowRun {
 
   /** Whether a node other than `nodeId` that acts on the world is running or may still start. */
   private canActOnWorldAfter(nodeId: string): boolean {
-    if (this.runError) return [...this.inFlight.keys()].some((id) => id !== nodeId && this.actsOnWorld(id));
-    const pending = [...this.undecided, ...this.ready, ...this.inFlight.keys()];
+    // A stopped run starts nothing new: only what is in flight can still act.
+    const pending = this.runError ? [...this.inFlight.keys()] : [...this.undecided, ...this.ready, ...this.inFlight.keys()];
     return pending.some((id) => id !== nodeId && this.actsOnWorld(id));
   }
 
