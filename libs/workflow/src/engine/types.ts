@@ -199,8 +199,24 @@ export interface NodeReference {
   path: string;
 }
 
+/** What `GET /node-types` shows of a node type: for API clients, and the console's palette and config forms. */
+export interface NodeTypeDescription {
+  title: string;
+  description: string;
+  /** JSON Schema (2020-12) of the node's `config`. */
+  configSchema: JsonSchema;
+  /** Handles it can activate on success (besides `error`, which `catchError` adds). */
+  handles: string[];
+  /** Its inputs when they are fixed by the type; undefined when they depend on config (a tool's inputs) or are free-form. */
+  inputs?: TypedField[];
+  /** Its outputs when they are fixed by the type; undefined when they depend on config. */
+  outputs?: TypedField[];
+}
+
 export interface NodeExecutor {
   type: string;
+  /** What `GET /node-types` shows of this type; a type without it is listed with its name only. */
+  describeType?(): NodeTypeDescription;
   /** Config and input checks at save time; `catalog` resolves tools. */
   validate?(ctx: NodeValidationContext): Promise<ValidationIssue[]>;
   /** Declared inputs (for required/type checks of references); undefined = free-form. */
