@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { RequireScope } from '../api-keys/access.decorators.js';
-import { ApiRoute } from '../openapi/api-route.js';
+import { ApiRoute } from '../common/api-route.js';
 import { ListNodeTypes } from './list-node-types.js';
 import { nodeTypeRoutes } from './node-types.routes.js';
 

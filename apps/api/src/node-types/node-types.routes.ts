@@ -1,4 +1,4 @@
-import type { RouteDescription } from '../openapi/api-route.js';
+import type { RouteDescription } from '../common/api-route.js';
 import { nodeTypeListSchema } from './node-type-responses.js';
 
 /** How the /node-types route describes itself in the OpenAPI document. */
