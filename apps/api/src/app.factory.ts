@@ -3,9 +3,10 @@ import { dirname } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { Metrics, type AppConfig } from '#workflow/nest';
+import { Metrics, tracingActive, type AppConfig } from '#workflow/nest';
 import { AppModule } from './app.module.js';
 import type { LogOptions } from './common/logging.js';
+import { requestSpans } from './common/request-spans.js';
 import { httpMetrics } from './metrics/http-metrics.js';
 
 /** Builds the API application (used by main.ts and by e2e tests, which boot the real thing). */
@@ -15,6 +16,7 @@ export async function createApiApp(config: AppConfig, logs: LogOptions = {}): Pr
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
+  if (tracingActive()) app.use(requestSpans());
   app.use(httpMetrics(app.get(Metrics)));
   app.useBodyParser('json', { limit: config.api.bodyLimitBytes });
   // The /docs page's viewer, from the npm package: no CDN, so it works on machines without internet.

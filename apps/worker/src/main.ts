@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import { Logger } from 'nestjs-pino';
-import { ConfigError, loadConfig } from '#workflow/nest';
+import { ConfigError, loadConfig, startTracing } from '#workflow/nest';
 import { createWorkerApp } from './worker.factory.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const stopTracing = await startTracing({ serviceName: 'mcpflow-worker' });
   const app = await createWorkerApp(config);
   const logger = app.get(Logger);
   logger.log(`worker ready (concurrency ${config.worker.concurrency}, queue prefix ${config.queuePrefix})`);
@@ -23,7 +24,8 @@ async function main(): Promise<void> {
     }, deadlineMs).unref();
     // Closing the context closes the BullMQ worker (in-flight jobs finish or are released) and connections.
     app.close().then(
-      () => process.exit(0),
+      // The spans still buffered leave before the process does.
+      () => stopTracing().finally(() => process.exit(0)),
       (error: unknown) => {
         logger.error(error);
         process.exit(1);

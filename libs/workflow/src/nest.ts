@@ -6,6 +6,9 @@
 export * from './config/app-config.js';
 export * from './config/config.module.js';
 
+// Traces (OpenTelemetry, off unless the OTEL_* variables ask for them)
+export * from './tracing/tracing.js';
+
 // Queue: the API ↔ worker contract
 export * from './queue/run-queue.js';
 export * from './queue/run-jobs.js';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { WaitingError, type Job } from 'bullmq';
-import type { RunJobData } from '#workflow/nest';
+import { SpanKind } from '@opentelemetry/api';
+import { contextOf, inSpan, type RunJobData } from '#workflow/nest';
 import { ActiveRuns } from '../runs/active-runs.js';
 import { RunExecutor } from '../runs/run-executor.js';
 
@@ -12,7 +13,16 @@ export class RunProcessor {
     private readonly executor: RunExecutor,
   ) {}
 
-  async process(job: Job<RunJobData>, token: string | undefined): Promise<string> {
+  /** Traced, one span per execution of a run, continuing the trace of the request that enqueued it. */
+  process(job: Job<RunJobData>, token: string | undefined): Promise<string> {
+    return inSpan(
+      'run',
+      { kind: SpanKind.CONSUMER, parent: contextOf(job.data.trace), attributes: { 'mcpflow.run.id': job.data.runId } },
+      () => this.execute(job, token),
+    );
+  }
+
+  private async execute(job: Job<RunJobData>, token: string | undefined): Promise<string> {
     const handle = this.active.start(job.data.runId, String(job.id));
     try {
       const { workflowId, version } = job.data;

@@ -28,6 +28,7 @@ import {
 import type { RunHandle } from './active-runs.js';
 import { BufferedRunStore } from './buffered-run-store.js';
 import { createRedactor } from './redact-inputs.js';
+import { nodeSpans } from './node-spans.js';
 import { RunEventsPublisher } from './run-events-publisher.js';
 import { RunPreparer, type PreparedRun, type RunPlan } from './run-preparation.js';
 import { RunSessions } from './run-sessions.js';
@@ -128,6 +129,7 @@ export class RunExecutor {
         catalog,
         clock: systemClock,
         ...(this.extras && { extras: this.extras }),
+        aroundNode: nodeSpans(handle.runId),
       },
       store,
       limits: this.limits,

@@ -9,6 +9,7 @@ import type { FetchFunction } from '../types.js';
 import { OutboundBlockedError } from './errors.js';
 import { createHttpHop } from './http-hop.js';
 import { createOutboundPolicy, type OutboundPolicyOptions } from './policy.js';
+import { withRequestSpan } from './request-spans.js';
 
 export interface OutboundFetch extends FetchFunction {
   /** Closes the kept-alive sockets (call on shutdown). */
@@ -48,7 +49,8 @@ export function createOutboundFetch(policyOptions: OutboundPolicyOptions = {}, o
     for (let redirects = 0; ; redirects++) {
       signal?.throwIfAborted();
       policy.assertUrl(url);
-      const response = await hop.send({ url, method, headers, body, signal });
+      const hopUrl = url;
+      const response = await withRequestSpan(hopUrl, method, headers, body, () => hop.send({ url: hopUrl, method, headers, body, signal }));
       const location = response.headers.get('location');
       if (!REDIRECT_STATUSES.has(response.status) || location === null || request.redirect === 'manual') return response;
       await response.body?.cancel();

@@ -68,6 +68,8 @@ export interface FixtureServer {
    * per refused attempt of a client that tried the stateless revision (`server/discover`) first.
    */
   sessionlessPosts(): number;
+  /** The value of one header on every HTTP request received (undefined where absent), in order. */
+  requestHeaders(name: string): (string | undefined)[];
   /** Drops every connection and session, stays down `downtimeMs` (connections refused), then listens again on the same port. */
   restart(downtimeMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -126,7 +128,9 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     return session.transport.handlePostMessage(req, res);
   };
 
+  const received: IncomingMessage['headers'][] = [];
   const http = createServer((req, res) => {
+    received.push(req.headers);
     const url = new URL(req.url ?? '/', 'http://fixture');
     if (options.auth) {
       const given = req.headers[options.auth.header.toLowerCase()];
@@ -164,6 +168,8 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     listings: () => counters.listings,
     callHeaders: () => [...counters.callHeaders],
     sessionlessPosts: () => counters.sessionlessPosts,
+    requestHeaders: (name) =>
+      received.map((headers) => headers[name.toLowerCase()]).map((value) => (Array.isArray(value) ? value.join(', ') : value)),
     restart: async (downtimeMs = 0) => {
       await dropEverything();
       if (downtimeMs > 0) await new Promise((resolve) => setTimeout(resolve, downtimeMs));

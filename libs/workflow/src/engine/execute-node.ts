@@ -58,7 +58,10 @@ async function runAttempt(
   context: NodeExecutionContext,
   attemptController?: AbortController,
 ): Promise<NodeResult> {
-  const execution = (async () => plan.executor.execute(context))();
+  const { aroundNode } = plan.services;
+  const execution = aroundNode
+    ? aroundNode(plan.node, context.attempt, () => plan.executor.execute(context))
+    : (async () => plan.executor.execute(context))();
   execution.catch(() => undefined);
   if (!attemptController) return Promise.race([execution, plan.runStopped]);
   const { signal } = attemptController;

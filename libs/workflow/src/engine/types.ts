@@ -143,6 +143,8 @@ export interface EngineServices {
   clock: Clock;
   /** Extra ports (e.g. the LLM client) registered by the host under a name. */
   extras?: Record<string, unknown>;
+  /** Wraps each attempt of a node (the host's tracing: one span per node, the node's calls inside it); default none. */
+  aroundNode?: <T>(node: NodeDefinition, attempt: number, execute: () => Promise<T>) => Promise<T>;
 }
 
 export interface NodeExecutionContext {

@@ -1,5 +1,8 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { MongooseModule, type ModelDefinition } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
+import { traceStoreCommands } from '../tracing/store-spans.js';
+import { tracingActive } from '../tracing/tracing.js';
 import { API_KEY_MODEL, ApiKeySchema } from './api-key.schema.js';
 import { MCP_SERVER_MODEL, McpServerSchema } from './mcp-server.schema.js';
 import { PROVIDER_MODEL, ProviderSchema } from './provider.schema.js';
@@ -34,6 +37,8 @@ export const MODELS: ModelDefinition[] = [
 export class PersistenceModule {
   static forRoot(mongoUrl: string): DynamicModule {
     const features = MongooseModule.forFeature(MODELS);
+    // Traced, every command of the store is a span (the driver's command monitoring, on only then).
+    const traced = tracingActive();
     return {
       module: PersistenceModule,
       imports: [
@@ -42,6 +47,13 @@ export class PersistenceModule {
           // FerretDB (the embedded default) and MongoDB both accept this; indexes are
           // created at boot so a fresh database works without a migration step.
           autoIndex: true,
+          ...(traced && {
+            monitorCommands: true,
+            connectionFactory: (connection: Connection) => {
+              traceStoreCommands(connection.getClient());
+              return connection;
+            },
+          }),
         }),
         features,
       ],

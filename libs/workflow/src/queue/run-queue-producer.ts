@@ -4,6 +4,7 @@ import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { RUN_QUEUE_NAME, redisConnectionOptions, type RunJobData } from './run-queue.js';
 import { RUN_JOB_OPTIONS, runJobId } from './run-jobs.js';
+import { traceCarrier } from '../tracing/tracing.js';
 
 /** Job states in which a worker holds or will pick up the job. */
 const LIVE_STATES = new Set(['active', 'waiting', 'delayed', 'prioritized', 'waiting-children']);
@@ -29,7 +30,8 @@ export class RunQueueProducer implements OnApplicationShutdown {
   }
 
   async enqueue(runId: string, hint: Omit<RunJobData, 'runId'> = {}): Promise<void> {
-    await this.queue.add('run', { runId, ...hint }, { ...RUN_JOB_OPTIONS, jobId: runJobId(runId) });
+    const trace = traceCarrier();
+    await this.queue.add('run', { runId, ...hint, ...(trace && { trace }) }, { ...RUN_JOB_OPTIONS, jobId: runJobId(runId) });
   }
 
   async jobState(runId: string): Promise<RunJobState> {

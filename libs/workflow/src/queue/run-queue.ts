@@ -18,6 +18,8 @@ export interface RunJobData {
    */
   workflowId?: string;
   version?: number;
+  /** The trace context of the request that enqueued the run (W3C headers), when traced: the run's spans continue it. */
+  trace?: Record<string, string>;
 }
 
 /** BullMQ connection options from the configured Redis URL. */
