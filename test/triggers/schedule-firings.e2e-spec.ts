@@ -19,7 +19,7 @@ describe('schedule firings across restarts: two API processes, two workers', () 
   const workers: WorkerProcess[] = [];
 
   const worker = async () => {
-    const started = await spawnWorker(config, { SCHEDULE_CATCH_UP_GRACE_MS: String(GRACE_MS), LOG_LEVEL: 'warn' }, 60_000);
+    const started = await spawnWorker(config, { SCHEDULE_CATCH_UP_GRACE_MS: String(GRACE_MS) }, 60_000);
     workers.push(started);
     return started;
   };

@@ -21,11 +21,8 @@ export const createWebhookBody = z.strictObject({
       description:
         'Run input → where it is in the delivery (`{"title": "body.issue.title", "event": "headers.x-github-event"}`); absent: the body is the inputs',
     }),
-  respond: z
-    .enum(HOOK_RESPONSES)
-    .default('accepted')
-    .meta({
-      description: 'accepted: 202 with the run id at once; outputs: 200 with the run outputs once it ends (bounded by HOOK_WAIT_MS)',
-    }),
+  respond: z.enum(HOOK_RESPONSES).default('accepted').meta({
+    description: 'accepted: 202 with the run id at once; outputs: 200 with the run outputs once it ends (bounded by HOOK_WAIT_MS)',
+  }),
 });
 export type CreateWebhookBody = z.output<typeof createWebhookBody>;
