@@ -8,6 +8,7 @@ import { AppModule } from './app.module.js';
 import type { LogOptions } from './common/logging.js';
 import { requestSpans } from './common/request-spans.js';
 import { httpMetrics } from './metrics/http-metrics.js';
+import { HOOKS_PATH, hookBodyReader } from './webhooks/hook-body.js';
 
 /** Builds the API application (used by main.ts and by e2e tests, which boot the real thing). */
 export async function createApiApp(config: AppConfig, logs: LogOptions = {}): Promise<NestExpressApplication> {
@@ -18,6 +19,8 @@ export async function createApiApp(config: AppConfig, logs: LogOptions = {}): Pr
   app.useLogger(app.get(Logger));
   if (tracingActive()) app.use(requestSpans());
   app.use(httpMetrics(app.get(Metrics)));
+  // Inbound webhooks are signed over their raw bytes: read them as such before the JSON parser would.
+  app.use(HOOKS_PATH, hookBodyReader(config.triggers.hookBodyLimitBytes, app.get(Metrics)));
   app.useBodyParser('json', { limit: config.api.bodyLimitBytes });
   // The /docs page's viewer, from the npm package: no CDN, so it works on machines without internet.
   const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

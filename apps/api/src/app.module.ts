@@ -15,6 +15,8 @@ import { ProvidersModule } from './providers/providers.module.js';
 import { RedisModule } from './redis/redis.module.js';
 import { ToolsetsModule } from './toolsets/toolsets.module.js';
 import { RunsModule } from './runs/runs.module.js';
+import { SchedulesModule } from './schedules/schedules.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { WorkflowsModule } from './workflows/workflows.module.js';
 
 @Module({})
@@ -35,6 +37,8 @@ export class AppModule {
         WorkflowsModule,
         NodeTypesModule,
         RunsModule,
+        SchedulesModule,
+        WebhooksModule,
         OpenApiModule,
         McpServersModule,
         McpEndpointModule,

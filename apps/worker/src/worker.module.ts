@@ -8,6 +8,7 @@ import {
   PersistenceModule,
   RunQueueProducer,
   ToolsetStoreModule,
+  TriggerStoreModule,
   WorkflowStoreModule,
   type AppConfig,
 } from '#workflow/nest';
@@ -22,6 +23,9 @@ import { RunPreparer } from './runs/run-preparation.js';
 import { RunSessions } from './runs/run-sessions.js';
 import { RunSweeper } from './runs/run-sweeper.js';
 import { RunWorker } from './processors/run-worker.js';
+import { ScheduleFiring } from './schedules/schedule-firing.js';
+import { ScheduleReconciler } from './schedules/schedule-reconciler.js';
+import { ScheduleWorker } from './schedules/schedule-worker.js';
 import { SharedStdioServers } from './runs/shared-stdio-servers.js';
 import { ToolsetHealthSchedule } from './toolsets/toolset-health-schedule.js';
 import { ToolsetRefreshWorker } from './toolsets/toolset-refresh-worker.js';
@@ -39,6 +43,7 @@ export class WorkerModule {
         NodeRegistryModule,
         WorkflowStoreModule,
         ToolsetStoreModule,
+        TriggerStoreModule,
         // The model client for llm/agent nodes, handed to them as ENGINE_EXTRAS.
         LlmModule,
         MetricsModule,
@@ -59,6 +64,9 @@ export class WorkerModule {
         ToolsetRefreshWorker,
         RunRetention,
         WorkerMetrics,
+        ScheduleFiring,
+        ScheduleReconciler,
+        ScheduleWorker,
       ],
     };
   }

@@ -72,7 +72,14 @@ export {
   type StoredWorkflowVersion,
   type WorkflowReferences,
 } from './persistence/workflow.repository.js';
-export { RunRepository, type NewRun, type InsertRunResult, type RunCompletion, type RunPause } from './persistence/run.repository.js';
+export {
+  RunRepository,
+  type RunTrigger,
+  type NewRun,
+  type InsertRunResult,
+  type RunCompletion,
+  type RunPause,
+} from './persistence/run.repository.js';
 export { RunSessionRepository } from './persistence/run-session.repository.js';
 export {
   finalExecutions,
@@ -107,3 +114,15 @@ export * from './metrics/metrics.js';
 export { MetricsModule } from './metrics/metrics.module.js';
 export { SNAPSHOT_INTERVAL_MS, pushWorkerSnapshot, readWorkerSnapshots } from './metrics/worker-snapshots.js';
 export { OTHER_LABEL_VALUE } from './metrics/bounded-label.js';
+
+// Triggers: schedules (BullMQ job schedulers, croner for cron) and inbound webhooks
+export * from './triggers/trigger-vocabulary.js';
+export * from './triggers/schedule.schema.js';
+export * from './triggers/webhook.schema.js';
+export { ScheduleRepository, type ScheduleRecord, type ScheduleTiming, type NewSchedule } from './triggers/schedule.repository.js';
+export { WebhookRepository, type WebhookRecord, type NewWebhook, type HookInputMapping } from './triggers/webhook.repository.js';
+export { TriggerRunsRepository, type TriggeredRunSummary } from './triggers/trigger-runs.repository.js';
+export * from './triggers/schedule-queue.js';
+export * from './triggers/schedule-timing.js';
+export { withInputDefaults, inputsFit, openedInputs } from './triggers/trigger-inputs.js';
+export { TriggerStoreModule } from './triggers/trigger-store.module.js';

@@ -1,4 +1,4 @@
-import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import type { Principal } from './api-key-authenticator.js';
 import type { Scope } from './scopes.js';
 
@@ -10,8 +10,17 @@ export const PUBLIC_ROUTE = 'mcpflow:public';
 export const REQUIRED_SCOPES = 'mcpflow:scopes';
 export const WORKFLOW_SCOPE = 'mcpflow:workflow-scope';
 
+export const SIGNED_ROUTE = 'mcpflow:signed';
+
 /** No key needed (health, public documents). */
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
+
+/**
+ * No key, because the caller is a third party (GitHub, Stripe, Slack…) that proves itself with a
+ * signature the handler checks over the raw body (inbound webhooks). Public to the guard, marked
+ * apart so a list of open routes tells it from health and documents.
+ */
+export const SignedDelivery = () => applyDecorators(SetMetadata(PUBLIC_ROUTE, true), SetMetadata(SIGNED_ROUTE, true));
 
 /** A key holding any one of these scopes (or `admin`) may call the route. */
 export const RequireScope = (...scopes: [Scope, ...Scope[]]) => SetMetadata(REQUIRED_SCOPES, scopes);

@@ -37,6 +37,8 @@ export interface RunRequest {
   secretInputs?: string;
   requestHash?: string;
   retryOf?: string;
+  /** What started it other than a REST call (a webhook delivery); absent = the API. */
+  trigger?: NewRun['trigger'];
 }
 
 /** A run another entry point starts (a published MCP tool call), its inputs already checked. */

@@ -1,5 +1,6 @@
 import { validateArguments } from '#mcp';
 import type { JsonSchema } from '#workflow';
+import { withInputDefaults } from '#workflow/nest';
 import type { ProblemDetail } from '../common/api-errors.js';
 import { pointer } from '../common/zod-validation.js';
 
@@ -13,17 +14,8 @@ function segmentsOf(dotted: string): string[] {
   return segments;
 }
 
-/** Top-level defaults of the input schema, filled in where the caller left a key out. */
-export function withDefaults(schema: JsonSchema | undefined, inputs: Record<string, unknown>): Record<string, unknown> {
-  const properties = typeof schema === 'object' ? schema.properties : undefined;
-  if (typeof properties !== 'object' || properties === null) return inputs;
-  const filled = { ...inputs };
-  for (const [key, property] of Object.entries(properties as Record<string, unknown>)) {
-    const fallback = (property as { default?: unknown } | null)?.default;
-    if (!Object.hasOwn(filled, key) && fallback !== undefined) filled[key] = structuredClone(fallback);
-  }
-  return filled;
-}
+/** Top-level defaults of the input schema, filled in where the caller left a key out (shared with the workers' schedule firings). */
+export const withDefaults = withInputDefaults;
 
 /** Every problem of run inputs against the workflow's `inputSchema`, as `/inputs/…` pointers (or under another `root`). */
 export function runInputProblems(schema: JsonSchema | undefined, inputs: Record<string, unknown>, root = 'inputs'): ProblemDetail[] {

@@ -1,16 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { McpServerRepository, WorkflowRepository } from '#workflow/nest';
+import { McpServerRepository, ScheduleQueue, ScheduleRepository, WebhookRepository, WorkflowRepository } from '#workflow/nest';
 import { ConflictError, NotFoundError } from '../common/api-errors.js';
 
 /**
  * `DELETE /workflows/:id`: soft — hidden from the API; its versions and runs stay readable.
- * Refused (409 WORKFLOW_PUBLISHED) while an MCP server publishes it as a tool.
+ * Refused (409 WORKFLOW_PUBLISHED) while an MCP server publishes it as a tool. Its schedules and
+ * inbound webhooks go with it (they would start runs of a workflow that no longer exists).
  */
 @Injectable()
 export class DeleteWorkflow {
   constructor(
     private readonly workflows: WorkflowRepository,
     private readonly mcpServers: McpServerRepository,
+    private readonly schedules: ScheduleRepository,
+    private readonly scheduleQueue: ScheduleQueue,
+    private readonly webhooks: WebhookRepository,
   ) {}
 
   async execute(id: string): Promise<void> {
@@ -22,5 +26,8 @@ export class DeleteWorkflow {
       );
     }
     if (!(await this.workflows.softDelete(id))) throw new NotFoundError('Workflow', id);
+    for (const scheduleId of await this.schedules.idsOf(id)) await this.scheduleQueue.remove(scheduleId);
+    await this.schedules.deleteOf(id);
+    await this.webhooks.deleteOf(id);
   }
 }

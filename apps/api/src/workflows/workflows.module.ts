@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { LlmModule, ToolsetStoreModule, WorkflowStoreModule } from '#workflow/nest';
+import { LlmModule, ToolsetStoreModule, TriggerStoreModule, WorkflowStoreModule } from '#workflow/nest';
 import { McpServersModule } from '../mcp-servers/mcp-servers.module.js';
 import { CheckWorkflow } from './check-workflow.js';
 import { CreateWorkflow } from './create-workflow.js';
@@ -10,7 +10,7 @@ import { WorkflowChecker } from './workflow-checker.js';
 import { WorkflowsController } from './workflows.controller.js';
 
 @Module({
-  imports: [WorkflowStoreModule, ToolsetStoreModule, LlmModule, McpServersModule],
+  imports: [WorkflowStoreModule, ToolsetStoreModule, TriggerStoreModule, LlmModule, McpServersModule],
   controllers: [WorkflowsController],
   providers: [WorkflowChecker, CreateWorkflow, CheckWorkflow, FindWorkflows, UpdateWorkflow, DeleteWorkflow],
   exports: [WorkflowChecker],

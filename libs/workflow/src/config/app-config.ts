@@ -88,6 +88,11 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: int(1200),
   AUTH_FAILURES_PER_MINUTE: int(20, 1),
   AUTH_FAILURE_BLOCK_SECONDS: int(300, 1),
+  SCHEDULE_CATCH_UP_GRACE_MS: int(60_000, 100),
+  HOOK_BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
+  HOOK_RATE_LIMIT_PER_MINUTE: int(120),
+  HOOK_TIMESTAMP_TOLERANCE_SECONDS: int(300, 1),
+  HOOK_WAIT_MS: int(30_000, 0).pipe(z.number().max(120_000)),
 });
 
 export type AppConfig = Readonly<{
@@ -132,6 +137,18 @@ export type AppConfig = Readonly<{
   logLevel: string;
   /** API keys: the seeded admin key (a secret: never logged) and the limits of the auth guard. */
   auth: { adminApiKey?: string; rateLimitPerMinute: number; failuresPerMinute: number; failureBlockSeconds: number };
+  /**
+   * Schedules and inbound webhooks. `catchUpGraceMs`: a firing taken later than this after its time
+   * was missed (a `catchUp: "none"` schedule skips it). Hooks: body cap, deliveries per minute and
+   * hook (0 = no limit), how old a signed timestamp may be, how long `respond: "outputs"` waits.
+   */
+  triggers: {
+    catchUpGraceMs: number;
+    hookBodyLimitBytes: number;
+    hookRatePerMinute: number;
+    hookToleranceSeconds: number;
+    hookWaitMs: number;
+  };
 }>;
 
 export class ConfigError extends Error {
@@ -206,6 +223,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
       failuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
       failureBlockSeconds: e.AUTH_FAILURE_BLOCK_SECONDS,
+    },
+    triggers: {
+      catchUpGraceMs: e.SCHEDULE_CATCH_UP_GRACE_MS,
+      hookBodyLimitBytes: e.HOOK_BODY_LIMIT_BYTES,
+      hookRatePerMinute: e.HOOK_RATE_LIMIT_PER_MINUTE,
+      hookToleranceSeconds: e.HOOK_TIMESTAMP_TOLERANCE_SECONDS,
+      hookWaitMs: e.HOOK_WAIT_MS,
     },
   };
 }

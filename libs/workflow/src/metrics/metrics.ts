@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RunEvent } from '../engine/run-events.js';
+import type { FiringOutcome, HookRefusal, HookVerification } from '../triggers/trigger-vocabulary.js';
 import { BoundedLabel, BoundedLabelsPer } from './bounded-label.js';
 
 /** A run as it ended (RunDoc and RunView both fit). */
@@ -112,6 +113,25 @@ export class Metrics {
     registers: [this.work],
   });
 
+  private readonly scheduleFirings = new Counter({
+    name: 'mcpflow_schedule_firings_total',
+    help: 'Schedule firings taken by a worker, by outcome (started, repeated, missed, overlap, disabled, invalid)',
+    labelNames: ['outcome'],
+    registers: [this.work],
+  });
+  private readonly hookDeliveries = new Counter({
+    name: 'mcpflow_hook_deliveries_total',
+    help: 'Inbound webhook deliveries that passed verification, by verification and whether they started a run (false: a redelivery)',
+    labelNames: ['verify', 'started'],
+    registers: [this.service],
+  });
+  private readonly hookRefusals = new Counter({
+    name: 'mcpflow_hook_refusals_total',
+    help: 'Inbound webhook deliveries refused, by reason',
+    labelNames: ['reason'],
+    registers: [this.service],
+  });
+
   private readonly httpDuration = new Histogram({
     name: 'mcpflow_http_request_duration_seconds',
     help: 'HTTP request duration, by method, route template (never the raw path) and status',
@@ -162,6 +182,18 @@ export class Metrics {
     const [toolset, tool] = this.tools.of(call.toolsetId, call.tool);
     this.callDuration.observe({ toolset, tool, source }, call.durationMs / 1000);
     if (call.errorCode) this.callErrors.inc({ toolset, tool, source, code: this.errorCodes.of(call.errorCode) });
+  }
+
+  scheduleFired(outcome: FiringOutcome): void {
+    this.scheduleFirings.inc({ outcome });
+  }
+
+  hookDelivered(verify: HookVerification, started: boolean): void {
+    this.hookDeliveries.inc({ verify, started: String(started) });
+  }
+
+  hookRefused(reason: HookRefusal): void {
+    this.hookRefusals.inc({ reason });
   }
 
   /** Counts a run's client pool in `mcpflow_mcp_sessions_open` for as long as the pool exists. */

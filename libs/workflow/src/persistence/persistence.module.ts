@@ -12,6 +12,8 @@ import { RUN_MODEL, RunSchema } from './run.schema.js';
 import { TOOLSET_MODEL, ToolsetSchema } from './toolset.schema.js';
 import { TOOL_CALL_MODEL, ToolCallSchema } from './tool-call.schema.js';
 import { TOOLSET_CHANGE_MODEL, ToolsetChangeSchema } from './toolset-change.schema.js';
+import { SCHEDULE_MODEL, ScheduleSchema } from '../triggers/schedule.schema.js';
+import { WEBHOOK_MODEL, WebhookSchema } from '../triggers/webhook.schema.js';
 import { WORKFLOW_MODEL, WORKFLOW_VERSION_MODEL, WorkflowSchema, WorkflowVersionSchema } from './workflow.schema.js';
 
 /**
@@ -30,6 +32,8 @@ export const MODELS: ModelDefinition[] = [
   { name: TOOLSET_CHANGE_MODEL, schema: ToolsetChangeSchema },
   { name: MCP_SERVER_MODEL, schema: McpServerSchema },
   { name: API_KEY_MODEL, schema: ApiKeySchema },
+  { name: SCHEDULE_MODEL, schema: ScheduleSchema },
+  { name: WEBHOOK_MODEL, schema: WebhookSchema },
 ];
 
 @Global()

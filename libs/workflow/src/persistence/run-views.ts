@@ -22,9 +22,15 @@ export interface RunView {
   retryOf: string | null;
   /** Id of the API key that started the run. */
   triggeredBy: string | null;
-  /** `api` (REST) or `mcp` (a published MCP server's tool call, `mcpServerId` names the server). */
+  /** `api` (REST), `mcp` (a published MCP server's tool call, `mcpServerId` names the server), `schedule` or `webhook`. */
   source: RunSource;
   mcpServerId: string | null;
+  /** `source: schedule`: the schedule and the time of the firing that started the run. */
+  scheduleId: string | null;
+  scheduledFor: string | null;
+  /** `source: webhook`: the hook and the delivery id its sender gave (a redelivery starts no second run). */
+  webhookId: string | null;
+  deliveryId: string | null;
   /** While `waiting`: what a tool asked (message, requestedSchema), which node, since when; else null. */
   inputRequest: InputRequestView | null;
 }
@@ -85,6 +91,10 @@ export function toRunView(doc: RunDoc): RunView {
     triggeredBy: doc.triggeredBy ?? null,
     source: doc.source ?? 'api',
     mcpServerId: doc.mcpServerId ?? null,
+    scheduleId: doc.scheduleId ?? null,
+    scheduledFor: iso(doc.scheduledFor),
+    webhookId: doc.webhookId ?? null,
+    deliveryId: doc.deliveryId ?? null,
     inputRequest: doc.inputRequest
       ? {
           nodeId: doc.inputRequest.nodeId,

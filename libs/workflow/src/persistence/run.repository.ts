@@ -32,7 +32,17 @@ export interface NewRun {
   retryOf?: string;
   triggeredBy?: string;
   /** Who started it; absent = the REST API. */
-  trigger?: { source: RunSource; mcpServerId?: string };
+  trigger?: RunTrigger;
+}
+
+/** What started a run other than the REST API, with the id of that thing (and the firing or delivery). */
+export interface RunTrigger {
+  source: RunSource;
+  mcpServerId?: string;
+  scheduleId?: string;
+  scheduledFor?: Date;
+  webhookId?: string;
+  deliveryId?: string;
 }
 
 /** What the worker stores when the run pauses for input. */
@@ -133,6 +143,10 @@ export class RunRepository {
       ...(input.triggeredBy && { triggeredBy: input.triggeredBy }),
       ...(input.trigger && { source: input.trigger.source }),
       ...(input.trigger?.mcpServerId && { mcpServerId: input.trigger.mcpServerId }),
+      ...(input.trigger?.scheduleId && { scheduleId: input.trigger.scheduleId }),
+      ...(input.trigger?.scheduledFor && { scheduledFor: input.trigger.scheduledFor }),
+      ...(input.trigger?.webhookId && { webhookId: input.trigger.webhookId }),
+      ...(input.trigger?.deliveryId && { deliveryId: input.trigger.deliveryId }),
     };
     try {
       await this.runs.collection.insertOne({ ...run });

@@ -17,8 +17,8 @@ export interface RunErrorDoc {
   path?: string;
 }
 
-/** What started a run: the REST API (absent on older runs) or a published MCP server's tool call. */
-export const RUN_SOURCES = ['api', 'mcp'] as const;
+/** What started a run: the REST API (absent on older runs), a published MCP server's tool call, a schedule or an inbound webhook. */
+export const RUN_SOURCES = ['api', 'mcp', 'schedule', 'webhook'] as const;
 export type RunSource = (typeof RUN_SOURCES)[number];
 
 export interface RunStatsDoc {
@@ -61,6 +61,12 @@ export interface RunDoc {
   source?: RunSource;
   /** The published MCP server whose tool call started the run (`source: mcp`). */
   mcpServerId?: string;
+  /** The schedule that fired (`source: schedule`) and the time of that firing. */
+  scheduleId?: string;
+  scheduledFor?: Date;
+  /** The inbound webhook (`source: webhook`) and the delivery id its sender gave. */
+  webhookId?: string;
+  deliveryId?: string;
   /** Last time the run was handed to BullMQ successfully (unset while Redis was unreachable). */
   enqueuedAt?: Date;
   /** How many times a worker took the run (first start, retries, resumes); bounded. */
@@ -105,6 +111,10 @@ export const RunSchema = new Schema<RunDoc>(
     triggeredBy: { type: String },
     source: { type: String, enum: RUN_SOURCES },
     mcpServerId: { type: String },
+    scheduleId: { type: String },
+    scheduledFor: { type: Date },
+    webhookId: { type: String },
+    deliveryId: { type: String },
     enqueuedAt: { type: Date },
     claims: { type: Number, default: 0 },
     lease: { type: String },
@@ -120,6 +130,9 @@ export const RunSchema = new Schema<RunDoc>(
 RunSchema.index({ workflowId: 1, _id: -1 });
 RunSchema.index({ status: 1, _id: -1 });
 RunSchema.index({ triggeredBy: 1, _id: -1 }, { sparse: true });
+// A trigger's last runs, and whether one is still active (a schedule's `overlap: skip`).
+RunSchema.index({ scheduleId: 1, _id: -1 }, { sparse: true });
+RunSchema.index({ webhookId: 1, _id: -1 }, { sparse: true });
 RunSchema.index({ status: 1, checkedAt: 1 });
 // Retention by age: the oldest finished runs first.
 RunSchema.index({ finishedAt: 1 });

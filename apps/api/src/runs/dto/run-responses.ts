@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RUN_STATUSES } from '#workflow/nest';
+import { RUN_SOURCES, RUN_STATUSES } from '#workflow/nest';
 
 /** Answers of /runs as zod schemas (OpenAPI document). */
 
@@ -22,8 +22,14 @@ export const runSchema = z
     cancelRequestedAt: iso.nullable(),
     retryOf: z.string().nullable(),
     triggeredBy: z.string().nullable(),
-    source: z.enum(['api', 'mcp']).meta({ description: 'api (REST) or mcp (a tool call of a published MCP server)' }),
+    source: z
+      .enum(RUN_SOURCES)
+      .meta({ description: 'api (REST), mcp (a tool call of a published MCP server), schedule (a firing) or webhook (a delivery)' }),
     mcpServerId: z.string().nullable(),
+    scheduleId: z.string().nullable().meta({ description: 'source schedule: the schedule that fired' }),
+    scheduledFor: iso.nullable().meta({ description: 'source schedule: the time of the firing (one run per firing)' }),
+    webhookId: z.string().nullable().meta({ description: 'source webhook: the hook that received the delivery' }),
+    deliveryId: z.string().nullable().meta({ description: 'source webhook: the delivery id (a redelivery starts no second run)' }),
     inputRequest: z
       .object({
         nodeId: z.string(),

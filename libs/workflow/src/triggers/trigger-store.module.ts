@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { ScheduleQueue } from './schedule-queue.js';
+import { ScheduleRepository } from './schedule.repository.js';
+import { TriggerRunsRepository } from './trigger-runs.repository.js';
+import { WebhookRepository } from './webhook.repository.js';
+
+/** Schedules and inbound webhooks for the API and the worker (needs PersistenceModule, global, in the app). */
+@Module({
+  providers: [ScheduleRepository, WebhookRepository, TriggerRunsRepository, ScheduleQueue],
+  exports: [ScheduleRepository, WebhookRepository, TriggerRunsRepository, ScheduleQueue],
+})
+export class TriggerStoreModule {}
