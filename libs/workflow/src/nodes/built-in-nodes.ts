@@ -3,11 +3,12 @@ import type { NodeExecutor } from '../engine/types.js';
 import { conditionNode } from './condition.js';
 import { endNode } from './end.js';
 import { mcpToolNode } from './mcp-tool.js';
+import { setNode } from './set.js';
 import { startNode } from './start.js';
 import { templateNode } from './template.js';
 
 /** The node types every deployment has. */
-export const builtInNodeExecutors: readonly NodeExecutor[] = [startNode, mcpToolNode, conditionNode, templateNode, endNode];
+export const builtInNodeExecutors: readonly NodeExecutor[] = [startNode, mcpToolNode, conditionNode, templateNode, setNode, endNode];
 
 /** A registry with the built-in types; hosts register more (`llm`, `agent`) with `register`. */
 export function createDefaultNodeRegistry(): NodeRegistry {
