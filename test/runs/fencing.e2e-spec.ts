@@ -58,7 +58,10 @@ describe('fencing: two claims of one run, on the real store', () => {
     await expect(first.markEnd({ status: 'succeeded', finishedAt: new Date() })).rejects.toBeInstanceOf(StaleClaimError);
 
     await second.appendRecords([record(runId, 2, 'b')]);
-    const stored = await executions.find({ runId, seq: { $gt: 0 } }).sort({ seq: 1 }).lean();
+    const stored = await executions
+      .find({ runId, seq: { $gt: 0 } })
+      .sort({ seq: 1 })
+      .lean();
     expect(stored.map((doc) => [doc.nodeId, doc.epoch])).toEqual([
       ['a', first.epoch],
       ['b', second.epoch],

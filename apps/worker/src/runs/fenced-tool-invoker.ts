@@ -1,4 +1,11 @@
-import { ENGINE_ERROR_CODES, EngineError, type ToolCallRequest, type ToolCallResult, type ToolInvoker } from '#workflow';
+import {
+  ENGINE_ERROR_CODES,
+  EngineError,
+  type ExecutionRecord,
+  type ToolCallRequest,
+  type ToolCallResult,
+  type ToolInvoker,
+} from '#workflow';
 import { StaleClaimError, type RunJournal } from '#workflow/nest';
 
 /**
@@ -17,6 +24,8 @@ export class FencedToolInvoker implements ToolInvoker {
     private readonly inner: ToolInvoker,
     private readonly journal: RunJournal,
     private readonly onStale: () => void,
+    /** Records the engine deferred: they ride on the call's marker (one insert). */
+    private readonly takePending: () => ExecutionRecord[] = () => [],
   ) {}
 
   async callTool(request: ToolCallRequest): Promise<ToolCallResult> {
@@ -32,7 +41,7 @@ export class FencedToolInvoker implements ToolInvoker {
     }
     this.called.add(key);
     try {
-      await this.journal.markCall(nodeId, key);
+      await this.journal.markCall(nodeId, key, this.takePending());
     } catch (error) {
       if (error instanceof StaleClaimError) this.onStale();
       throw error;

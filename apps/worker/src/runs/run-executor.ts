@@ -133,7 +133,12 @@ export class RunExecutor {
     }
     const catalog = prepared.toolsets;
     const store = new JournalRunStore(journal);
-    const tools = new FencedToolInvoker(prepared.invoker, journal, () => handle.stop('lease-lost'));
+    const tools = new FencedToolInvoker(
+      prepared.invoker,
+      journal,
+      () => handle.stop('lease-lost'),
+      () => store.takePending(),
+    );
     const redact = await createRedactor(version, catalog);
     const outcome = await this.fenced(() =>
       runWorkflow({

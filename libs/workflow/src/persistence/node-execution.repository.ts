@@ -95,7 +95,10 @@ export class NodeExecutionRepository implements RunStore {
 
   /** The node records (not the journal's markers, whose seq is negative). */
   async loadExecutions(runId: string): Promise<ExecutionRecord[]> {
-    const docs = await this.executions.find({ runId, seq: { $gt: 0 } }).sort({ seq: 1 }).lean();
+    const docs = await this.executions
+      .find({ runId, seq: { $gt: 0 } })
+      .sort({ seq: 1 })
+      .lean();
     return docs.map(toExecutionRecord);
   }
 

@@ -132,28 +132,30 @@ export class RunJournal {
 
   /** Node records (deferred ones with a durable one), in order. */
   appendRecords(records: readonly ExecutionRecord[]): Promise<void> {
-    return this.append(() => {
-      for (const record of records) this.countVisit(record);
-      return records.map((record) => toExecutionDoc(record, this.takeSlot(), this.epoch));
-    });
+    return this.append(() => this.recordDocs(records));
   }
 
-  /** Before a tool call is sent: a takeover that finds this without the node's record knows the call is in doubt. */
-  markCall(nodeId: string, key: string): Promise<void> {
-    return this.append(() => [{ ...this.marker('call'), nodeId, key }]);
+  /**
+   * Before a tool call is sent: a takeover that finds this without the node's record knows the
+   * call is in doubt. `records`: deferred ones that ride along (one insert).
+   */
+  markCall(nodeId: string, key: string, records: readonly ExecutionRecord[] = []): Promise<void> {
+    return this.append(() => [...this.recordDocs(records), { ...this.marker('call'), nodeId, key }]);
   }
 
   /** The run pauses (the records of the pause ride along): an earlier claim cannot pause it any more. */
   markPause(records: readonly ExecutionRecord[]): Promise<void> {
-    return this.append(() => [
-      ...records.map((record) => toExecutionDoc(record, this.takeSlot(), this.epoch)),
-      this.marker('pause'),
-    ]);
+    return this.append(() => [...this.recordDocs(records), this.marker('pause')]);
   }
 
   /** The terminal write, first in the journal: a claim landing after it finishes the run from it instead of executing it. */
   markEnd(completion: RunCompletion): Promise<void> {
     return this.append(() => [{ ...this.marker('end'), completion: toJsonText(completion) }]);
+  }
+
+  private recordDocs(records: readonly ExecutionRecord[]): NodeExecutionDoc[] {
+    for (const record of records) this.countVisit(record);
+    return records.map((record) => toExecutionDoc(record, this.takeSlot(), this.epoch));
   }
 
   private marker(kind: JournalMarkerKind): JournalMarkerDoc {
