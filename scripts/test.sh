@@ -3,7 +3,7 @@
 # FerretDB (on a throwaway PostgreSQL) and Redis on free loopback ports (unless MONGO_URL / REDIS_URL
 # are set), then typecheck, lint, import cycles and folder-level import loops, build, the committed OpenAPI document, MCP
 # conformance of the client and of a published server, the API fuzzer (Schemathesis, scripts/fuzz.sh),
-# unit tests, e2e tests. Every step runs; any failure fails.
+# unit tests, e2e tests, a short chaos run (scripts/chaos). Every step runs; any failure fails.
 # With arguments (`scripts/dev.sh test <jest path pattern>…`) only the build and the matching unit
 # and e2e tests run: the quick loop while working on one part.
 set -uo pipefail
@@ -98,6 +98,12 @@ step openapi-document node scripts/openapi.mjs --check
 [ $# -eq 0 ] && step fuzz "$ROOT/scripts/fuzz.sh"
 step unit "${JEST[@]}" --selectProjects unit --ci --json --outputFile="$WORK/unit.json" "$@"
 step e2e "${JEST[@]}" --selectProjects e2e --ci --runInBand --json --outputFile="$WORK/e2e.json" "$@"
+# A short fault-injection run (scripts/chaos: 12 SIGKILLs of every kind on its own stack): fails on a lost
+# run, an effect repeated after a recorded success, a replaced record or a 500. One line here; the report
+# and the harness's log stay in CHAOS_OUT (MCPFLOW_SKIP_CHAOS=1 leaves the step out).
+if [ $# -eq 0 ] && [ "${MCPFLOW_SKIP_CHAOS:-}" != 1 ]; then
+  step chaos "$ROOT/scripts/chaos/test-step.sh" "${CHAOS_OUT:-${TMPDIR:-/tmp}/mcpflow-test-chaos/$(date -u +%Y%m%dT%H%M%SZ)}"
+fi
 
 if [ ${#FAILED[@]} -gt 0 ]; then log "FAILED: ${FAILED[*]}"; else log "all steps passed"; fi
 

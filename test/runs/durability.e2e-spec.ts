@@ -60,7 +60,8 @@ async function storedNodes(config: AppConfig, runId: string): Promise<string[]> 
   try {
     const records = await connection
       .collection('node_executions')
-      .find({ runId: new mongoose.Types.ObjectId(runId) })
+      // Node records only: the journal's markers (run-journal.ts) have a negative seq.
+      .find({ runId: new mongoose.Types.ObjectId(runId), seq: { $gt: 0 } })
       .sort({ seq: 1 })
       .toArray();
     return records.map((record) => String(record.nodeId));

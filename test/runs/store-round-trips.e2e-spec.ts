@@ -65,7 +65,7 @@ describe('store round trips of one run', () => {
     await dropTestData(config);
   });
 
-  it('start → mcpTool → end: accept, claim, one insert for the tool node and the start node, finish with the end node', async () => {
+  it('start → mcpTool → end: accept, claim, the journal’s inserts, finish with the end node', async () => {
     const ts = await registerToolset(apiUrl, fixture.url);
     const nodes = [
       { id: 'start', type: 'start' },
@@ -100,19 +100,25 @@ describe('store round trips of one run', () => {
       onRun: [
         { app: 'api', name: 'insert', collection: 'runs', documents: 1 },
         { app: 'worker', name: 'findAndModify', collection: 'runs', documents: undefined },
+        // The fenced journal (run-journal.ts): the claim; the tool call's marker, carrying the start node's record;
+        // the tool node's record; the terminal write's record, before the run's.
+        { app: 'worker', name: 'insert', collection: 'node_executions', documents: 1 },
         { app: 'worker', name: 'insert', collection: 'node_executions', documents: 2 },
+        { app: 'worker', name: 'insert', collection: 'node_executions', documents: 1 },
+        { app: 'worker', name: 'insert', collection: 'node_executions', documents: 1 },
         ...finishRead,
         { app: 'worker', name: 'findAndModify', collection: 'runs', documents: undefined },
       ],
       show,
     });
-    // Records are keyed <runId>:<seq> (a lookup by `_id` alone, which FerretDB v1 hands to SQL).
+    // Records are keyed <runId>:<slot> (a lookup by `_id` alone, which FerretDB v1 hands to SQL): slot 1 is the
+    // claim, 2 the start node's record, 3 the call's marker, 4 the tool node's record, 5 the end.
     const records = await worker()
       .get<Connection>(getConnectionToken(), { strict: false })
       .collection('node_executions')
-      .find({ runId: new Types.ObjectId(run.body.id) }, { projection: { _id: 1 } })
+      .find({ runId: new Types.ObjectId(run.body.id), seq: { $gt: 0 } }, { projection: { _id: 1 } })
       .toArray();
-    expect(records.map((record) => String(record._id)).sort()).toEqual([`${run.body.id}:1`, `${run.body.id}:2`]);
+    expect(records.map((record) => String(record._id)).sort()).toEqual([`${run.body.id}:2`, `${run.body.id}:4`]);
     // The log still shows all three nodes: end's record came with the terminal write.
     const logs = await allLogs(apiUrl, run.body.id);
     expect(logs.map((item) => `${item.seq}:${item.nodeId}:${item.status}`)).toEqual([

@@ -198,6 +198,8 @@ export interface CallToolOptions {
   onElicitation?: ConnectOptions['onElicitation'];
   /** Sends the call as the retry of an `input_required` round (2026-07-28 servers only; others ignore it). */
   inputResponses?: InputResponses;
+  /** The request's `_meta` (sessionful servers): e.g. the idempotency key that a resend of one call repeats. */
+  meta?: Record<string, unknown>;
 }
 
 export interface ListToolsOptions {

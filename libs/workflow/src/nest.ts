@@ -87,6 +87,7 @@ export {
   toExecutionRecord,
   type LoggedExecutionDoc,
 } from './persistence/node-execution.repository.js';
+export { RunJournal, StaleClaimError, type JournalMarkerDoc, type JournalMarkerKind } from './persistence/run-journal.js';
 export {
   RunHistoryRepository,
   type RetentionPolicy,

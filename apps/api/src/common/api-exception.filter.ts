@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { assignRequestId, maskKeyInPath } from './logging.js';
 import { ApiError } from './api-errors.js';
 import { HTTP_STATUS_BY_CODE, statusOfCode } from './error-codes.js';
+import { OUTAGE_RETRY_AFTER_SECONDS, outageOf } from './outages.js';
 
 function hasCode(error: unknown): error is Error & { code: string; errors?: unknown } {
   return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
@@ -18,6 +19,11 @@ function isHealthReport(value: unknown): value is HealthReport {
   return typeof value === 'object' && value !== null && 'details' in value && 'status' in value;
 }
 
+const OUTAGE_MESSAGES = {
+  STORE_UNAVAILABLE: 'The store is unreachable for now: retry after the Retry-After delay (with the same Idempotency-Key)',
+  QUEUE_UNAVAILABLE: 'The queue (Redis) is unreachable for now: retry after the Retry-After delay (with the same Idempotency-Key)',
+} as const;
+
 /** Every error leaves as `{statusCode, code, message, errors?, requestId}` (SPEC §6). */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -29,7 +35,13 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     const requestId = assignRequestId(request, response);
     const body = this.toBody(exception);
-    if (body.statusCode >= 500) {
+    if (body.code === 'STORE_UNAVAILABLE' || body.code === 'QUEUE_UNAVAILABLE') {
+      response.setHeader('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
+      this.logger.warn(
+        { requestId, code: body.code, cause: (exception as Error).message },
+        `${request.method} ${maskKeyInPath(request.path)}: 503`,
+      );
+    } else if (body.statusCode >= 500) {
       this.logger.error({ err: exception, requestId }, `${request.method} ${maskKeyInPath(request.path)} failed`);
     }
     response.status(body.statusCode).json({ ...body, requestId });
@@ -53,6 +65,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const errors = Array.isArray(exception.errors) ? exception.errors : undefined;
       return { statusCode: status, code: exception.code, message: exception.message, errors };
     }
+    const outage = outageOf(exception);
+    if (outage) return { statusCode: HTTP_STATUS_BY_CODE[outage], code: outage, message: OUTAGE_MESSAGES[outage] };
     return { statusCode: 500, code: 'INTERNAL_ERROR', message: 'Internal error' };
   }
 

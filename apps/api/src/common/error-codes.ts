@@ -28,6 +28,9 @@ export const HTTP_STATUS_BY_CODE = {
   IDEMPOTENCY_KEY_REUSED: 409,
   BODY_TOO_LARGE: 413,
   RATE_LIMITED: 429,
+  // A dependency is down (common/outages.ts): answered with Retry-After.
+  STORE_UNAVAILABLE: 503,
+  QUEUE_UNAVAILABLE: 503,
   OUTBOUND_BLOCKED: 422,
   TOOL_UNUSABLE: 422,
   // The codes of libs/mcp's McpError, each given a status below.

@@ -24,8 +24,8 @@ const VERBS: Partial<Record<RequestMethod, string>> = {
   [RequestMethod.DELETE]: 'delete',
 };
 
-/** Answers any route can give besides its own: a fault, or (with a body) a body too large or not JSON. */
-const COMMON_ERRORS = { 500: ['INTERNAL_ERROR'] } as const;
+/** Answers any route can give besides its own: a fault, a dependency down, or (with a body) a body too large or not JSON. */
+const COMMON_ERRORS = { 500: ['INTERNAL_ERROR'], 503: ['QUEUE_UNAVAILABLE', 'STORE_UNAVAILABLE'] } as const;
 const BODY_ERRORS = { 400: ['MALFORMED_JSON'], 413: ['BODY_TOO_LARGE'] } as const;
 /** What the key guard answers on any route that needs a key (apps/api/src/api-keys/auth.guard.ts). */
 const AUTH_ERRORS = { 401: ['UNAUTHENTICATED'], 403: ['FORBIDDEN'], 429: ['RATE_LIMITED'] } as const;
@@ -42,7 +42,7 @@ const STATUS_TEXT: Record<number, string> = {
   422: 'Understood but cannot be done (the cause is in code and errors)',
   429: 'Too many requests',
   500: 'A fault of the service (logged with the requestId)',
-  503: 'Not ready',
+  503: 'Not ready, or a dependency (store, queue) is down: retry after Retry-After',
 };
 
 function joinPath(...parts: string[]): string {

@@ -87,14 +87,15 @@ export class RunAdmission {
         void early?.then((watch) => watch.close());
         throw error;
       });
-    let watch = await early;
+    // Redis away, the run is still accepted: stored, the sweep enqueues it; the answer does not wait (202).
+    let watch = await early?.catch(() => undefined);
     if (!inserted.created) {
       // An earlier request made the run (its own id): listen to that one instead.
       watch?.close();
       if (inserted.run.requestHash !== request.requestHash) {
         throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used for another request to this workflow');
       }
-      watch = watch && (await this.waiter.watch(String(inserted.run._id)));
+      watch = watch && (await this.waiter.watch(String(inserted.run._id)).catch(() => undefined));
     }
     const runId = String(inserted.run._id);
     try {

@@ -44,8 +44,9 @@ export class RunWorker implements OnApplicationBootstrap, BeforeApplicationShutd
       maxStalledCount: recovery.maxStalledCount,
     });
     this.worker.on('error', (error) => this.logger.warn({ err: error }, 'BullMQ worker error'));
-    // Our lock is gone: another worker may already run this job. Stop touching the run.
-    this.worker.on('lockRenewalFailed', (jobIds) => jobIds.forEach((jobId) => this.active.stopJob(jobId, 'lease-lost')));
+    // The lock is gone (Redis restarted, or it was away): the run goes on. If another worker takes
+    // it meanwhile, the store refuses this execution's next write and it stops then (run-journal.ts).
+    this.worker.on('lockRenewalFailed', (jobIds) => this.logger.warn({ jobIds }, 'could not renew the lock of running jobs'));
     this.worker.on('failed', (job, error) => void this.onJobFailed(job, error));
   }
 

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 /**
  * Why a run stopped before its engine finished:
  * - `cancel`: the user asked; the run ends `canceled`;
- * - `lease-lost`: BullMQ could not renew the job's lock, another worker may hold the run now;
+ * - `lease-lost`: another claim took the run: the store refused this execution's write (run-journal.ts);
  * - `shutdown`: this worker is stopping; the run is handed back to the queue and resumes elsewhere.
  * Only `cancel` ends the run; the others leave its state to the next claim.
  */
@@ -53,10 +53,6 @@ export class ActiveRuns {
     const handle = this.handles.get(runId);
     handle?.stop(cause);
     return handle !== undefined;
-  }
-
-  stopJob(jobId: string, cause: StopCause): void {
-    for (const handle of this.handles.values()) if (handle.jobId === jobId) handle.stop(cause);
   }
 
   stopAll(cause: StopCause): void {

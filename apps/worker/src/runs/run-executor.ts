@@ -17,7 +17,9 @@ import {
   NODE_REGISTRY,
   isStoredId,
   NodeExecutionRepository,
+  RunJournal,
   RunRepository,
+  StaleClaimError,
   toRunView,
   toStoredId,
   type AppConfig,
@@ -26,7 +28,8 @@ import {
   type RunErrorDoc,
 } from '#workflow/nest';
 import type { RunHandle } from './active-runs.js';
-import { BufferedRunStore } from './buffered-run-store.js';
+import { FencedToolInvoker } from './fenced-tool-invoker.js';
+import { JournalRunStore } from './journal-run-store.js';
 import { createRedactor } from './redact-inputs.js';
 import { nodeSpans } from './node-spans.js';
 import { RunEventsPublisher } from './run-events-publisher.js';
@@ -107,9 +110,21 @@ export class RunExecutor {
     }
   }
 
-  /** The engine with the run's prepared means; the pool is closed before the terminal write. */
+  /**
+   * The engine with the run's prepared means, under a claim of the run's journal (fenced writes,
+   * run-journal.ts); the pool is closed before the terminal write. A claim that finds the run
+   * ended by an earlier one finishes it from that record; one that loses the run stops ('lost').
+   */
   private async run(handle: RunHandle, run: RunDoc, lease: string, prepared: PreparedRun): Promise<ExecutionResult> {
-    const version = await prepared.definition;
+    const [version, journal] = await Promise.all([
+      prepared.definition,
+      this.fenced(() => RunJournal.claim(this.executions.executions, handle.runId, run.claims === 1)),
+    ]);
+    if (journal === 'lost') return 'lost';
+    if (journal.ended) {
+      await prepared.close();
+      return this.complete(run, lease, handle, journal.ended);
+    }
     if (!version) {
       await prepared.close();
       return this.fail(run, lease, {
@@ -118,34 +133,54 @@ export class RunExecutor {
       });
     }
     const catalog = prepared.toolsets;
-    const store = new BufferedRunStore(this.executions, run.claims === 1);
-    const outcome = await runWorkflow({
-      runId: handle.runId,
-      workflow: version,
-      inputs: toRunView(run).inputs,
-      registry: this.registry,
-      services: {
-        tools: prepared.invoker,
-        catalog,
-        clock: systemClock,
-        ...(this.extras && { extras: this.extras }),
-        aroundNode: nodeSpans(handle.runId),
-      },
-      store,
-      limits: this.limits,
-      signal: handle.signal,
-      startedAt: deadlineStartOf(run).getTime(),
-      onEvent: this.publisher.engineEvents(run.claims),
-      redact: await createRedactor(version, catalog),
-      // No MCP call can come any more: the sessions end alongside the last tool record's save, not after it.
-      onSideEffectsOver: () => void prepared.close().catch(() => undefined),
-    });
+    const store = new JournalRunStore(journal);
+    const tools = new FencedToolInvoker(
+      prepared.invoker,
+      journal,
+      () => handle.stop('lease-lost'),
+      () => store.takePending(),
+    );
+    const redact = await createRedactor(version, catalog);
+    const outcome = await this.fenced(() =>
+      runWorkflow({
+        runId: handle.runId,
+        workflow: version,
+        inputs: toRunView(run).inputs,
+        registry: this.registry,
+        services: {
+          tools,
+          catalog,
+          clock: systemClock,
+          ...(this.extras && { extras: this.extras }),
+          aroundNode: nodeSpans(handle.runId),
+        },
+        store,
+        limits: this.limits,
+        signal: handle.signal,
+        startedAt: deadlineStartOf(run).getTime(),
+        onEvent: this.publisher.engineEvents(run.claims),
+        redact,
+        // No MCP call can come any more: the sessions end alongside the last tool record's save, not after it.
+        onSideEffectsOver: () => void prepared.close().catch(() => undefined),
+      }),
+    );
+    if (outcome === 'lost') return 'lost';
     const { status } = outcome;
     const handedOver = handle.cause === 'lease-lost' || handle.cause === 'shutdown';
-    if (status === 'waiting' && !handedOver) return this.pause(run, lease, outcome, prepared, store.takePending());
+    if (status === 'waiting' && !handedOver) return this.pause(run, lease, outcome, prepared, journal, store.takePending());
     // Handed over, a waiting outcome writes nothing terminal (settle returns before the status is read).
     const settled = { ...outcome, status: status === 'waiting' ? 'canceled' : status } as const;
-    return this.settle(run, lease, handle, settled, prepared.close(), store.takePending());
+    return this.settle(run, lease, handle, settled, prepared.close(), journal, store.takePending());
+  }
+
+  /** `work`, or 'lost' when the store refused one of its writes because another claim took the run. */
+  private async fenced<T>(work: () => Promise<T>): Promise<T | 'lost'> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof StaleClaimError) return 'lost';
+      throw error;
+    }
   }
 
   /**
@@ -158,6 +193,7 @@ export class RunExecutor {
     lease: string,
     outcome: RunOutcome,
     prepared: PreparedRun,
+    journal: RunJournal,
     pending: ExecutionRecord[],
   ): Promise<ExecutionResult> {
     const closing = prepared.close();
@@ -166,7 +202,7 @@ export class RunExecutor {
       await closing;
       return this.fail(run, lease, { code: ENGINE_ERROR_CODES.runWorkerFailed, message: 'a node waited for input the worker did not see' });
     }
-    if (pending.length > 0) await this.executions.saveExecutions(pending);
+    if ((await this.fenced(() => journal.markPause(pending))) === 'lost') return 'lost';
     const { nodesExecuted, nodesSkipped, nodesFailed } = outcome.stats;
     const paused = await this.runs.pause(run, lease, { ...plan, stats: { nodesExecuted, nodesSkipped, nodesFailed } }, closing);
     if (!paused) return 'lost';
@@ -185,13 +221,14 @@ export class RunExecutor {
     handle: RunHandle,
     outcome: RunOutcome & { status: RunCompletion['status'] },
     closing: Promise<void>,
+    journal: RunJournal,
     pending: ExecutionRecord[],
   ): Promise<ExecutionResult> {
     if (handle.cause === 'lease-lost' || handle.cause === 'shutdown') {
       await closing;
       if (handle.cause === 'lease-lost') return 'lost';
       // Handed back, the run's log keeps what this worker did (a resume would recompute it otherwise).
-      if (pending.length > 0) await this.executions.saveExecutions(pending);
+      if (pending.length > 0 && (await this.fenced(() => journal.appendRecords(pending))) === 'lost') return 'lost';
       await this.runs.release(run._id, lease);
       return 'handed-back';
     }
@@ -204,6 +241,21 @@ export class RunExecutor {
       finishedAt: new Date(),
       executions: pending,
     };
+    if ((await this.fenced(() => journal.markEnd(completion))) === 'lost') {
+      await closing;
+      return 'lost';
+    }
+    return this.complete(run, lease, handle, completion, closing);
+  }
+
+  /** The terminal write of a completion the journal holds (this claim's, or an earlier one's that did not reach the run). */
+  private async complete(
+    run: RunDoc,
+    lease: string,
+    handle: RunHandle,
+    completion: RunCompletion,
+    closing?: Promise<void>,
+  ): Promise<ExecutionResult> {
     const finished = await this.runs.finish(run, lease, completion, closing);
     if (!finished) return 'lost';
     this.publisher.runFinished(finished);

@@ -24,6 +24,9 @@ import {
 } from '#workflow';
 import { connectionSpecOf, hasHeaderTemplates, type ConnectionSpec, type ToolsetSnapshot } from '#workflow/nest';
 
+/** The `_meta` entry of a tool call that carries its idempotency key (FencedToolInvoker). */
+export const IDEMPOTENCY_META_KEY = 'mcpflow/idempotencyKey';
+
 /** Where the invoker gets a toolset's MCP target (headers opened, SSRF-safe fetch). */
 export interface TargetSource {
   toolsetConnectionTarget(toolsetId: string): Promise<McpTarget | undefined>;
@@ -183,6 +186,7 @@ export class PooledToolInvoker implements ToolInvoker {
         timeoutMs,
         onElicitation: paused?.answerer ?? answerElicitation(request.elicitation ?? 'decline', elicitations),
         ...(paused?.inputResponses && { inputResponses: paused.inputResponses }),
+        ...(request.idempotencyKey !== undefined && { meta: { [IDEMPOTENCY_META_KEY]: request.idempotencyKey } }),
         ...(descriptor && { inputSchema: descriptor.inputSchema }),
         ...(descriptor?.outputSchema !== undefined && { outputSchema: descriptor.outputSchema }),
       });

@@ -108,7 +108,7 @@ export class Connection implements McpConnection {
             return normalizeResult(await callInRounds(session, name, args, answerer, options.inputResponses, requestOptions));
           }
           const raw = await session.client.request(
-            { method: 'tools/call', params: { name, arguments: args } },
+            { method: 'tools/call', params: { name, arguments: args, ...(options.meta && { _meta: options.meta }) } },
             LenientCallToolResult,
             requestOptions,
           );

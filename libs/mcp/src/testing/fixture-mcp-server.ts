@@ -20,6 +20,8 @@ export interface FixtureToolContext {
   elicit(message: string, requestedSchema: Record<string, unknown>): Promise<ElicitationAnswer>;
   /** Sends `notifications/tools/list_changed` on this session (after the tool changed the fixture's tool list). */
   toolsChanged(): Promise<void>;
+  /** The request's `_meta` (e.g. the caller's idempotency key). */
+  meta?: Record<string, unknown>;
 }
 
 export interface FixtureToolResult {
@@ -104,6 +106,7 @@ export function createFixtureMcpServer(
           { relatedRequestId: extra.requestId },
         )) as ElicitationAnswer,
       toolsChanged: () => server.sendToolListChanged(),
+      ...(request.params._meta && { meta: request.params._meta }),
     });
     return { ...result };
   });

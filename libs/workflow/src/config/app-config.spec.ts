@@ -27,11 +27,11 @@ describe('loadConfig', () => {
     });
     expect(config.worker).toEqual({ concurrency: 10, shutdownGraceMs: 10_000, closeDeadlineMs: 20_000 });
     expect(config.recovery).toEqual({
-      lockDurationMs: 30_000,
-      stalledIntervalMs: 15_000,
-      maxStalledCount: 2,
-      sweepIntervalMs: 5_000,
-      requeueAfterMs: 30_000,
+      lockDurationMs: 5_000,
+      stalledIntervalMs: 1_500,
+      maxStalledCount: 5,
+      sweepIntervalMs: 2_000,
+      requeueAfterMs: 4_000,
     });
   });
 

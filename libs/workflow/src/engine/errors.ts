@@ -16,6 +16,13 @@ export const ENGINE_ERROR_CODES = {
   inputRequired: 'INPUT_REQUIRED',
   maxNodeExecutions: 'MAX_NODE_EXECUTIONS',
   mcpToolError: 'MCP_TOOL_ERROR',
+  /**
+   * A takeover found the node's tool call recorded as about to be sent and no outcome: it may have
+   * run. Resent only when the node's retry policy or the tool's `idempotentHint` allows; else this.
+   */
+  mcpCallInDoubt: 'MCP_CALL_IN_DOUBT',
+  /** The execution lost its claim on the run (a later claim took it): the store refused its write. */
+  runClaimStale: 'RUN_CLAIM_STALE',
   unknownNodeType: 'UNKNOWN_NODE_TYPE',
   unknownTool: 'UNKNOWN_TOOL',
   unknownToolset: 'UNKNOWN_TOOLSET',

@@ -37,7 +37,12 @@ export type NodeExecutionOutcome =
   (AttemptFacts & { status: 'succeeded'; result: NodeResult }) | (AttemptFacts & { status: 'failed' | 'canceled'; error: EngineError });
 
 /** Failures that another attempt cannot change. */
-const NOT_RETRYABLE = new Set<string>([ENGINE_ERROR_CODES.nodeInputInvalid, ENGINE_ERROR_CODES.inputRequired]);
+const NOT_RETRYABLE = new Set<string>([
+  ENGINE_ERROR_CODES.nodeInputInvalid,
+  ENGINE_ERROR_CODES.inputRequired,
+  ENGINE_ERROR_CODES.mcpCallInDoubt,
+  ENGINE_ERROR_CODES.runClaimStale,
+]);
 
 const noop = (): void => undefined;
 

@@ -104,6 +104,8 @@ export interface ToolCallRequest {
   elicitation?: ElicitationPolicy;
   /** The calling node (a paused node's answers are kept by node). */
   nodeId?: string;
+  /** Sent in the MCP request's `_meta` (`mcpflow/idempotencyKey`): the same for a call's resends. */
+  idempotencyKey?: string;
 }
 
 export interface ToolCallResult {

@@ -4,23 +4,16 @@ import type { ExecutionRecord } from '../engine/run-store.js';
 import { ExecutionConflictError, NodeExecutionRepository } from './node-execution.repository.js';
 import type { NodeExecutionDoc } from './node-execution.schema.js';
 
-/** A collection double with a unique (runId, seq) index, as MongoDB and FerretDB enforce it. */
+/** A collection double whose `_id` is unique, as MongoDB and FerretDB enforce it. */
 function fakeCollection() {
   const docs = new Map<string, Record<string, unknown>>();
-  const key = (doc: { runId?: unknown; seq?: unknown }) => `${String(doc.runId)}:${String(doc.seq)}`;
   return {
     docs,
-    insertOne: async (doc: Record<string, unknown>) => {
-      if (docs.has(key(doc))) throw Object.assign(new Error('E11000 duplicate key'), { code: 11000 });
-      docs.set(key(doc), doc);
-    },
-    replaceOne: async (filter: Record<string, unknown>, doc: Record<string, unknown>) => {
-      const existing = docs.get(key(filter));
-      if (!existing || existing.nodeId !== filter.nodeId) return { matchedCount: 0 };
-      // As the stores do: a replacement keeps the stored `_id` (and may not carry another).
-      if ('_id' in doc) throw new Error('the replacement must not change _id');
-      docs.set(key(filter), { ...doc, _id: existing._id });
-      return { matchedCount: 1 };
+    insertMany: async (batch: Record<string, unknown>[]) => {
+      for (const doc of batch) {
+        if (docs.has(String(doc._id))) throw Object.assign(new Error('E11000 duplicate key'), { code: 11000 });
+        docs.set(String(doc._id), doc);
+      }
     },
   };
 }
@@ -49,23 +42,20 @@ describe('NodeExecutionRepository.saveExecution', () => {
     return { collection, repository };
   };
 
-  it('inserts new records and overwrites a retried write of the same node', async () => {
+  it('inserts new records at <runId>:<seq>', async () => {
     const { collection, repository } = setup();
-    await repository.saveExecution(record(1, 'a', 'failed'));
-    await repository.saveExecution(record(1, 'a', 'succeeded'));
-    expect(collection.docs.size).toBe(1);
-    expect([...collection.docs.values()][0]).toMatchObject({
-      _id: `${runId}:1`,
-      nodeId: 'a',
-      status: 'succeeded',
-      state: JSON.stringify({ text: 'a' }),
-    });
+    await repository.saveExecutions([record(1, 'a', 'failed'), record(2, 'b')]);
+    expect([...collection.docs.values()].map((doc) => [doc._id, doc.nodeId, doc.slot])).toEqual([
+      [`${runId}:1`, 'a', 1],
+      [`${runId}:2`, 'b', 2],
+    ]);
   });
 
-  it('refuses to overwrite another node’s record at the same seq (two workers on one run)', async () => {
+  it('never replaces a stored record: a second writer of one place fails (two workers on one run)', async () => {
     const { collection, repository } = setup();
     await repository.saveExecution(record(2, 'a'));
+    await expect(repository.saveExecution(record(2, 'a', 'failed'))).rejects.toBeInstanceOf(ExecutionConflictError);
     await expect(repository.saveExecution(record(2, 'b'))).rejects.toBeInstanceOf(ExecutionConflictError);
-    expect([...collection.docs.values()][0]).toMatchObject({ nodeId: 'a' });
+    expect([...collection.docs.values()]).toEqual([expect.objectContaining({ nodeId: 'a', status: 'succeeded' })]);
   });
 });

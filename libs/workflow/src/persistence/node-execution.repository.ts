@@ -19,18 +19,16 @@ export class ExecutionConflictError extends Error {
 }
 
 /**
- * A record's `_id`: `<runId>:<seq>`. Known without a query, so that looking a record up or
- * replacing it is a filter on `_id` alone (the only one FerretDB v1 hands to SQLite), and the
- * primary key itself refuses a second record at the same seq.
+ * A record's `_id`: `<runId>:<slot>`, its place in the run's journal (run-journal.ts), where the
+ * primary key itself refuses a second document at one slot. Written outside a claim (benchmarks),
+ * the slot is the seq.
  */
-export function executionId(runId: string, seq: number): string {
-  return `${runId}:${seq}`;
-}
-
-function toDoc(record: ExecutionRecord): NodeExecutionDoc {
+export function toExecutionDoc(record: ExecutionRecord, slot = record.seq, epoch?: number): NodeExecutionDoc {
   return {
-    _id: executionId(record.runId, record.seq),
+    _id: `${record.runId}:${slot}`,
     runId: new Types.ObjectId(record.runId),
+    slot,
+    ...(epoch !== undefined && { epoch }),
     seq: record.seq,
     nodeId: record.nodeId,
     type: record.type,
@@ -95,50 +93,34 @@ export function toFinalExecutions(records: readonly ExecutionRecord[]): string {
 export class NodeExecutionRepository implements RunStore {
   constructor(@InjectModel(NODE_EXECUTION_MODEL) readonly executions: Model<NodeExecutionDoc>) {}
 
+  /** The node records (not the journal's markers, whose seq is negative). */
   async loadExecutions(runId: string): Promise<ExecutionRecord[]> {
-    const docs = await this.executions.find({ runId }).sort({ seq: 1 }).lean();
+    const docs = await this.executions
+      .find({ runId, seq: { $gt: 0 } })
+      .sort({ seq: 1 })
+      .lean();
     return docs.map(toExecutionRecord);
   }
 
   /**
-   * The port's contract is that saving an existing `(runId, seq)` overwrites it: a retried write
-   * of the same record. Records are almost always new, so this inserts and replaces only on a
-   * duplicate key (an upsert costs 10–25 inserts on FerretDB v1). A duplicate holding another
-   * node means two workers hold the run (one lost its BullMQ lock): the save fails, which stops
-   * that worker's engine, instead of overwriting the other's record. The replacement keeps the
-   * stored `_id`, and finds the record by `(runId, seq)`: records written before `_id` was
-   * `<runId>:<seq>` have an ObjectId (a run resumed across the upgrade).
+   * Records written outside a claim (benchmarks, tests): inserted, never replaced. A record already
+   * at that place means another writer holds the run: the save fails. Workers write through a
+   * claim's RunJournal instead, which fences the writes of a claim that lost the run.
    */
   async saveExecution(record: ExecutionRecord): Promise<void> {
-    const doc = toDoc(record);
-    // The driver's collection, typed with this `_id` (mongoose's own typing expects an ObjectId).
-    const records = this.executions.collection as unknown as mongo.Collection<NodeExecutionDoc>;
-    try {
-      await records.insertOne({ ...doc });
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-      const { _id, ...replacement } = doc;
-      const replaced = await records.replaceOne({ runId: doc.runId, seq: doc.seq, nodeId: doc.nodeId }, replacement);
-      if (replaced.matchedCount === 0) {
-        throw new ExecutionConflictError(
-          `run ${record.runId}: seq ${record.seq} already holds another node's execution (another worker holds the run)`,
-        );
-      }
-    }
+    return this.saveExecutions([record]);
   }
 
-  /**
-   * Records in one insert: deferred ones riding on a durable one (one round trip). On a duplicate
-   * (a retried write, or another worker), each goes through `saveExecution`, which settles it.
-   */
   async saveExecutions(records: ExecutionRecord[]): Promise<void> {
-    if (records.length === 1) return this.saveExecution(records[0]);
     const collection = this.executions.collection as unknown as mongo.Collection<NodeExecutionDoc>;
     try {
-      await collection.insertMany(records.map(toDoc), { ordered: true });
+      await collection.insertMany(
+        records.map((record) => toExecutionDoc(record)),
+        { ordered: true },
+      );
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
-      for (const record of records) await this.saveExecution(record);
+      throw new ExecutionConflictError(`run ${records[0]?.runId}: a record is already stored there (another worker holds the run)`);
     }
   }
 

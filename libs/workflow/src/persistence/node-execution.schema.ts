@@ -9,9 +9,13 @@ export const NODE_EXECUTION_MODEL = 'NodeExecution';
  * output kept apart for resume, never sent to API clients. JSON fields are text (json-field.ts).
  */
 export interface NodeExecutionDoc {
-  /** `<runId>:<seq>` (executionId); an ObjectId on records written before that. */
+  /** `<runId>:<slot>` (run-journal.ts); `<runId>:<seq>` or an ObjectId on records written before that. */
   _id: string | Types.ObjectId;
   runId: Types.ObjectId;
+  /** Place in the run's journal; absent on records written before it (their slot is their seq). */
+  slot?: number;
+  /** The slot of the claim that wrote it. */
+  epoch?: number;
   seq: number;
   nodeId: string;
   type: string;
@@ -36,6 +40,8 @@ export const NodeExecutionSchema = new Schema<NodeExecutionDoc>(
   {
     _id: { type: Schema.Types.Mixed },
     runId: { type: Schema.Types.ObjectId, required: true },
+    slot: { type: Number },
+    epoch: { type: Number },
     seq: { type: Number, required: true },
     nodeId: { type: String, required: true },
     type: { type: String, required: true },

@@ -1,0 +1,51 @@
+/**
+ * Which dependency an error says is unreachable: the store (MongoDB/FerretDB) or the queue
+ * (Redis), or neither. Decided by the drivers' error classes (their `name`) and socket codes —
+ * by message only for ioredis's two offline-queue errors, which are plain Errors —, following `cause` chains (Nest and the libs wrap errors). Such a request is answered 503
+ * with Retry-After: a client cannot tell a 500 from a bug, and its retry (with the same
+ * Idempotency-Key) is safe.
+ */
+export type OutageCode = 'STORE_UNAVAILABLE' | 'QUEUE_UNAVAILABLE';
+
+/** What a client waits before retrying: about the time a restarted dependency takes to come back. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 2;
+
+/** The MongoDB driver's (and mongoose's) errors for a server it cannot reach or lost the connection to. */
+const STORE_ERRORS = new Set([
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoPoolClearedError',
+  'MongoServerClosedError',
+]);
+
+/** ioredis's: retries used up, or the connection closed or not writable (offline queue off). */
+const QUEUE_ERRORS = new Set(['MaxRetriesPerRequestError']);
+/** Socket errors that reach the API unwrapped come from ioredis (the MongoDB driver wraps its own in MongoNetworkError). */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTCONN']);
+
+function ownCode(error: Error): OutageCode | undefined {
+  if (STORE_ERRORS.has(error.name) || error.name.startsWith('MongoNetwork')) return 'STORE_UNAVAILABLE';
+  // mongoose queues operations while disconnected and gives up with this error after `bufferTimeoutMS`.
+  if (error.name === 'MongooseError' && /buffering timed out/.test(error.message)) return 'STORE_UNAVAILABLE';
+  if (QUEUE_ERRORS.has(error.name)) return 'QUEUE_UNAVAILABLE';
+  // ioredis with the offline queue off: plain Errors, told apart by these two fixed messages.
+  if (/^(Connection is closed\.|Stream isn't writeable and enableOfflineQueue options is false)$/.test(error.message)) {
+    return 'QUEUE_UNAVAILABLE';
+  }
+  const { code } = error as { code?: unknown };
+  return typeof code === 'string' && SOCKET_CODES.has(code) ? 'QUEUE_UNAVAILABLE' : undefined;
+}
+
+export function outageOf(error: unknown): OutageCode | undefined {
+  const seen = new Set<unknown>();
+  for (let current = error; current instanceof Error && !seen.has(current); current = current.cause) {
+    seen.add(current);
+    const code = ownCode(current);
+    if (code) return code;
+  }
+  return undefined;
+}

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { RunView } from '#workflow/nest';
+import { api } from '../support/http.js';
+import { createWorkflow, startRun } from '../support/runs.js';
+import { startFerretDb, startRedis, type StartedService } from '../support/services.js';
+import { dropTestData, startApi, testConfig } from '../support/stack.js';
+
+const pureFlow = {
+  name: 'outages',
+  nodes: [
+    { id: 'start', type: 'start' },
+    { id: 'say', type: 'template', inputs: { text: { value: 'hi' } } },
+    { id: 'end', type: 'end', inputs: { said: { ref: 'say.text' } } },
+  ],
+  edges: [
+    { source: 'start', target: 'say' },
+    { source: 'say', target: 'end' },
+  ],
+};
+
+/**
+ * A dependency down answers 503 with Retry-After and a code, never 500 (issue 22); a trigger is
+ * answered 202 only when its run is surely stored. No worker here: the runs stay queued.
+ */
+describe('outages: the store or Redis down', () => {
+  let ferret: StartedService;
+  let redis: StartedService;
+  let url: string;
+  let close: () => Promise<void>;
+  let workflowId: string;
+
+  beforeAll(async () => {
+    ferret = await startFerretDb();
+    redis = await startRedis();
+    const config = testConfig({ MONGO_URL: ferret.url, REDIS_URL: redis.url });
+    const started = await startApi(config);
+    url = started.url;
+    close = async () => {
+      await started.app.close();
+      await dropTestData(config).catch(() => undefined);
+    };
+    workflowId = await createWorkflow(url, pureFlow);
+  });
+  afterAll(async () => {
+    await close();
+    await redis.stop();
+    await ferret.stop();
+  });
+
+  it('Redis down: a trigger is stored and accepted (202, also with ?wait), and its Idempotency-Key retry answers the same run', async () => {
+    await redis.stop();
+    try {
+      const first = await startRun(url, workflowId, {}, '?wait=2000', { 'Idempotency-Key': 'while-redis-is-down' });
+      expect(first.status).toBe(202);
+      expect(first.body).toMatchObject({ status: 'queued' });
+      const again = await startRun(url, workflowId, {}, '', { 'Idempotency-Key': 'while-redis-is-down' });
+      expect(again.status).toBe(202);
+      expect(again.body.id).toBe(first.body.id);
+    } finally {
+      redis = await startRedis(redis.port);
+    }
+  }, 30_000);
+
+  it('store down: a trigger and a read answer 503 STORE_UNAVAILABLE with Retry-After, never 500', async () => {
+    const accepted = await startRun(url, workflowId);
+    expect(accepted.status).toBe(202);
+    await ferret.stop();
+    const trigger = await startRun(url, workflowId, {}, '', { 'Idempotency-Key': 'while-the-store-is-down' });
+    expect(trigger.status).toBe(503);
+    expect(trigger.body).toMatchObject({ statusCode: 503, code: 'STORE_UNAVAILABLE' });
+    expect(Number(trigger.headers.get('retry-after'))).toBeGreaterThan(0);
+    const read = await api<RunView & { code?: string }>(url, 'GET', `/runs/${accepted.body.id}`);
+    expect(read.status).toBe(503);
+    expect(read.body.code).toBe('STORE_UNAVAILABLE');
+    expect(Number(read.headers.get('retry-after'))).toBeGreaterThan(0);
+  }, 60_000);
+});
