@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { WaitingError, type Job } from 'bullmq';
-import type { RunJobData } from '#workflow/nest';
+import { DelayedError, WaitingError, type Job } from 'bullmq';
+import { RunRepository, type RunJobData } from '#workflow/nest';
 import { ActiveRuns } from '../runs/active-runs.js';
 import { RunExecutor } from '../runs/run-executor.js';
 
@@ -10,9 +10,20 @@ export class RunProcessor {
   constructor(
     private readonly active: ActiveRuns,
     private readonly executor: RunExecutor,
+    private readonly runs: RunRepository,
   ) {}
 
   async process(job: Job<RunJobData>, token: string | undefined): Promise<string> {
+    if (job.data.wakeAt !== undefined) {
+      const due = Date.parse(job.data.wakeAt);
+      // Early by the clocks' difference: back to the delayed set until the time, no attempt counted.
+      if (due > Date.now()) {
+        await job.moveToDelayed(due, token);
+        throw new DelayedError();
+      }
+      // A scheduled resume takes the run only if it still waits for that time (not answered, canceled or paused again).
+      if (!(await this.runs.wake(job.data.runId))) return 'not-active';
+    }
     const handle = this.active.start(job.data.runId, String(job.id));
     try {
       const { workflowId, version } = job.data;

@@ -17,6 +17,7 @@ import {
   NODE_REGISTRY,
   isStoredId,
   NodeExecutionRepository,
+  RunQueueProducer,
   RunRepository,
   toRunView,
   toStoredId,
@@ -59,6 +60,7 @@ export class RunExecutor {
     private readonly preparer: RunPreparer,
     private readonly sessions: RunSessions,
     private readonly publisher: RunEventsPublisher,
+    private readonly queue: RunQueueProducer,
   ) {
     const { maxNodeExecutions, runDeadlineMs, callTimeoutMs, runConcurrency, maxOutputBytes } = config.limits;
     this.limits = { maxNodeExecutions, runDeadlineMs, callTimeoutMs, concurrency: runConcurrency, maxOutputBytes };
@@ -127,6 +129,7 @@ export class RunExecutor {
         tools: prepared.invoker,
         catalog,
         clock: systemClock,
+        pauses: prepared.input,
         ...(this.extras && { extras: this.extras }),
       },
       store,
@@ -168,6 +171,8 @@ export class RunExecutor {
     const { nodesExecuted, nodesSkipped, nodesFailed } = outcome.stats;
     const paused = await this.runs.pause(run, lease, { ...plan, stats: { nodesExecuted, nodesSkipped, nodesFailed } }, closing);
     if (!paused) return 'lost';
+    const resumeAt = plan.inputRequest.resumeAt;
+    if (resumeAt) await this.scheduleWake(paused, resumeAt, plan.inputRequest.requestedAt);
     this.publisher.runWaiting(paused);
     this.logger.log({ runId: String(run._id), nodeId: plan.inputRequest.nodeId, claim: run.claims }, 'run waiting for input');
     return 'finished';
@@ -207,6 +212,15 @@ export class RunExecutor {
     this.publisher.runFinished(finished);
     this.logger.log({ runId: handle.runId, status: finished.status, durationMs: finished.durationMs, claim: run.claims }, 'run finished');
     return 'finished';
+  }
+
+  /** The paused run's scheduled resume. Redis keeps it across restarts; without Redis now, the run waits for an answer or a cancel. */
+  private async scheduleWake(run: RunDoc, at: Date, pausedAt: Date): Promise<void> {
+    try {
+      await this.queue.scheduleWake(String(run._id), at, pausedAt, { workflowId: String(run.workflowId), version: run.version });
+    } catch (error) {
+      this.logger.error({ err: error, runId: String(run._id) }, 'scheduled resume not enqueued (Redis unreachable)');
+    }
   }
 
   private async fail(run: RunDoc, lease: string, error: RunErrorDoc): Promise<ExecutionResult> {

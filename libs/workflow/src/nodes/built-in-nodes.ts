@@ -1,13 +1,23 @@
 import { createNodeRegistry, type NodeRegistry } from '../engine/registry.js';
 import type { NodeExecutor } from '../engine/types.js';
+import { approvalNode } from './approval.js';
 import { conditionNode } from './condition.js';
 import { endNode } from './end.js';
 import { mcpToolNode } from './mcp-tool.js';
 import { startNode } from './start.js';
 import { templateNode } from './template.js';
+import { waitNode } from './wait.js';
 
 /** The node types every deployment has. */
-export const builtInNodeExecutors: readonly NodeExecutor[] = [startNode, mcpToolNode, conditionNode, templateNode, endNode];
+export const builtInNodeExecutors: readonly NodeExecutor[] = [
+  startNode,
+  mcpToolNode,
+  conditionNode,
+  templateNode,
+  approvalNode,
+  waitNode,
+  endNode,
+];
 
 /** A registry with the built-in types; hosts register more (`llm`, `agent`) with `register`. */
 export function createDefaultNodeRegistry(): NodeRegistry {

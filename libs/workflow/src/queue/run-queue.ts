@@ -18,6 +18,8 @@ export interface RunJobData {
    */
   workflowId?: string;
   version?: number;
+  /** A scheduled resume of a waiting run (ISO 8601): the worker wakes the run first, and does nothing if it is not due. */
+  wakeAt?: string;
 }
 
 /** BullMQ connection options from the configured Redis URL. */
