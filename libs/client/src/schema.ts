@@ -957,6 +957,8 @@ export interface components {
                 } | boolean;
                 /** Format: date-time */
                 requestedAt: string;
+                /** @description When the run resumes by itself if nobody answers (approval timeout, wait end) */
+                resumeAt: string | null;
             } | null;
         };
         LogItem: {

@@ -33,12 +33,15 @@ export class AnswerRunInput {
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
-  async execute(runId: string, body: RunInputBody): Promise<RunView> {
+  /** `keyId`: the API key that answers, stored with the answer (an approval's `answeredBy`). */
+  async execute(runId: string, body: RunInputBody, keyId?: string): Promise<RunView> {
     const run = await this.runs.findById(runId);
     if (!run) throw new NotFoundError('Run', runId);
     const request = run.status === 'waiting' ? toRunView(run).inputRequest : null;
     if (!request) throw new ConflictError('RUN_NOT_WAITING', `run ${runId} is ${run.status}, not waiting for input`);
-    const answer: InputAnswerDoc = body.action === 'accept' ? { action: 'accept', content: body.content ?? {} } : { action: body.action };
+    const who = { ...(keyId && { answeredBy: keyId }), answeredAt: new Date().toISOString() };
+    const answer: InputAnswerDoc =
+      body.action === 'accept' ? { action: 'accept', content: body.content ?? {}, ...who } : { action: body.action, ...who };
     if (answer.action === 'accept') this.check(request.requestedSchema, answer.content);
     const state = openInputState(this.box, run.inputState);
     const node = state.nodes[request.nodeId] ?? { answers: [] };
@@ -47,7 +50,7 @@ export class AnswerRunInput {
     if (!resumed) throw new ConflictError('RUN_NOT_WAITING', `run ${runId} was answered or canceled meanwhile`);
     await this.enqueue(runId, String(resumed.workflowId), resumed.version);
     const view = toRunView(resumed);
-    this.logger.log({ runId, nodeId: request.nodeId, action: answer.action }, 'input answered: run queued again');
+    this.logger.log({ runId, nodeId: request.nodeId, action: answer.action, keyId }, 'input answered: run queued again');
     return view;
   }
 

@@ -123,8 +123,8 @@ export class RunsController {
   @RequireScope('run')
   @WorkflowScoped({ runParam: 'id' })
   @HttpCode(202)
-  input(@Param('id') id: string, @Body(new ZodPipe(runInputBodySchema)) body: RunInputBody) {
-    return this.answerRunInput.execute(id, body);
+  input(@Param('id') id: string, @Body(new ZodPipe(runInputBodySchema)) body: RunInputBody, @Caller() caller: Principal) {
+    return this.answerRunInput.execute(id, body, caller.keyId);
   }
 
   @Post('runs/:id/retry')

@@ -18,6 +18,7 @@ import {
   isStoredId,
   NodeExecutionRepository,
   RunJournal,
+  RunQueueProducer,
   RunRepository,
   StaleClaimError,
   toRunView,
@@ -63,6 +64,7 @@ export class RunExecutor {
     private readonly preparer: RunPreparer,
     private readonly sessions: RunSessions,
     private readonly publisher: RunEventsPublisher,
+    private readonly queue: RunQueueProducer,
   ) {
     const { maxNodeExecutions, runDeadlineMs, callTimeoutMs, runConcurrency, maxOutputBytes } = config.limits;
     this.limits = { maxNodeExecutions, runDeadlineMs, callTimeoutMs, concurrency: runConcurrency, maxOutputBytes };
@@ -151,6 +153,7 @@ export class RunExecutor {
           tools,
           catalog,
           clock: systemClock,
+          pauses: prepared.input,
           ...(this.extras && { extras: this.extras }),
           aroundNode: nodeSpans(handle.runId),
         },
@@ -206,6 +209,8 @@ export class RunExecutor {
     const { nodesExecuted, nodesSkipped, nodesFailed } = outcome.stats;
     const paused = await this.runs.pause(run, lease, { ...plan, stats: { nodesExecuted, nodesSkipped, nodesFailed } }, closing);
     if (!paused) return 'lost';
+    const resumeAt = plan.inputRequest.resumeAt;
+    if (resumeAt) await this.scheduleWake(paused, resumeAt, plan.inputRequest.requestedAt);
     this.publisher.runWaiting(paused);
     this.logger.log({ runId: String(run._id), nodeId: plan.inputRequest.nodeId, claim: run.claims }, 'run waiting for input');
     return 'finished';
@@ -261,6 +266,15 @@ export class RunExecutor {
     this.publisher.runFinished(finished);
     this.logger.log({ runId: handle.runId, status: finished.status, durationMs: finished.durationMs, claim: run.claims }, 'run finished');
     return 'finished';
+  }
+
+  /** The paused run's scheduled resume. Redis keeps it across restarts; without Redis now, the run waits for an answer or a cancel. */
+  private async scheduleWake(run: RunDoc, at: Date, pausedAt: Date): Promise<void> {
+    try {
+      await this.queue.scheduleWake(String(run._id), at, pausedAt, { workflowId: String(run.workflowId), version: run.version });
+    } catch (error) {
+      this.logger.error({ err: error, runId: String(run._id) }, 'scheduled resume not enqueued (Redis unreachable)');
+    }
   }
 
   private async fail(run: RunDoc, lease: string, error: RunErrorDoc): Promise<ExecutionResult> {

@@ -1,5 +1,5 @@
 import type { ElicitationAnswer, ElicitationDeferral, ElicitationRequest, InputResponses, PendingInput } from '#mcp';
-import type { ElicitationRecord } from '#workflow';
+import type { ElicitationRecord, PauseRequest, PauseState, RunPauses } from '#workflow';
 import type { InputRequestDoc, RunInputState } from '#workflow/nest';
 import { PromiseMemo } from './promise-memo.js';
 
@@ -17,12 +17,14 @@ export interface RunPausePlan {
 }
 
 /**
- * One run's answers to the requests for input its `pause` nodes met (opened from the run's sealed
- * `inputState` once, when first needed), and the requests deferred during this claim.
+ * One run's answers to the requests for input its nodes met (opened from the run's sealed
+ * `inputState` once, when first needed), and the requests deferred during this claim: by a tool
+ * call (`pause` elicitation), or by a node that pauses the run itself (RunPauses: approval, wait).
  */
-export class RunInput {
+export class RunInput implements RunPauses {
   private readonly opened = new PromiseMemo<RunInputState>();
   private readonly deferred = new Map<string, PendingInput>();
+  private readonly requested = new Map<string, PauseRequest>();
 
   constructor(
     private readonly open: () => Promise<RunInputState>,
@@ -42,11 +44,23 @@ export class RunInput {
       const answer = replay.shift();
       if (!answer) return { defer: true };
       seen.push({ message, action: answer.action });
-      return answer;
+      // Who answered stays with us: the tool gets the answer only.
+      return { action: answer.action, ...(answer.content && { content: answer.content }) };
     };
     if (!node?.resume || !last) return { answerer };
     const { key, requestState, answered } = node.resume;
     return { answerer, inputResponses: { responses: { ...answered, [key]: last }, ...(requestState !== undefined && { requestState }) } };
+  }
+
+  async stateOf(nodeId: string): Promise<PauseState | undefined> {
+    const node = (await this.state()).nodes[nodeId];
+    if (!node) return undefined;
+    const answer = node.answers.at(-1);
+    return { ...(answer && { answer }), ...(node.resumeAt !== undefined && { resumeAt: node.resumeAt }) };
+  }
+
+  request(nodeId: string, request: PauseRequest): void {
+    this.requested.set(nodeId, request);
   }
 
   /** A call of `nodeId` ended with MCP_INPUT_REQUIRED: kept for the pause write. */
@@ -56,20 +70,31 @@ export class RunInput {
 
   /** What to store when the run pauses on the first of `nodeIds` (the others ask again once it resumes). */
   async pauseOn(nodeIds: readonly string[], now: Date): Promise<RunPausePlan | undefined> {
-    const nodeId = nodeIds.find((id) => this.deferred.has(id));
-    const pending = nodeId === undefined ? undefined : this.deferred.get(nodeId);
-    if (nodeId === undefined || !pending) return undefined;
+    const nodeId = nodeIds.find((id) => this.deferred.has(id) || this.requested.has(id));
+    if (nodeId === undefined) return undefined;
+    const pending = this.deferred.get(nodeId);
+    const request: PauseRequest = pending?.request ?? (this.requested.get(nodeId) as PauseRequest);
     const stored = await this.state();
-    const previous = stored.nodes[nodeId] ?? { answers: [] };
-    const node = { answers: previous.answers, ...(pending.resume && { resume: pending.resume }) };
+    const nodes = { ...stored.nodes };
+    // Answers are kept (a session server's re-sent call replays them); a node that pauses itself starts afresh.
+    if (pending) nodes[nodeId] = { answers: stored.nodes[nodeId]?.answers ?? [], ...(pending.resume && { resume: pending.resume }) };
+    // Every node that paused for time keeps its resume time; the run resumes at the earliest.
+    let resumeAt: number | undefined;
+    for (const id of nodeIds) {
+      const time = this.requested.get(id)?.resumeAt;
+      if (!this.requested.has(id)) continue;
+      nodes[id] = { answers: [], ...(time !== undefined && { resumeAt: time }) };
+      if (time !== undefined) resumeAt = Math.min(resumeAt ?? time, time);
+    }
     return {
       inputRequest: {
         nodeId,
-        message: pending.request.message,
-        requestedSchema: JSON.stringify(pending.request.requestedSchema),
+        message: request.message,
+        requestedSchema: JSON.stringify(request.requestedSchema),
         requestedAt: now,
+        ...(resumeAt !== undefined && { resumeAt: new Date(resumeAt) }),
       },
-      inputState: this.seal({ nodes: { ...stored.nodes, [nodeId]: node } }),
+      inputState: this.seal({ nodes }),
     };
   }
 }

@@ -138,11 +138,44 @@ export interface NodeErrorInfo {
   message: string;
 }
 
+/** An answer to a node's request for input (`POST /runs/:id/input`), with who gave it. */
+export interface InputAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+  /** The API key id that answered. */
+  answeredBy?: string;
+  /** ISO 8601. */
+  answeredAt?: string;
+}
+
+/** A request a node pauses the run on; with `resumeAt` (epoch ms) the run resumes by itself then, answered or not. */
+export interface PauseRequest extends InputRequest {
+  resumeAt?: number;
+}
+
+/** What a node's earlier pauses in this run left: the last answer given, and when its scheduled resume is. */
+export interface PauseState {
+  answer?: InputAnswer;
+  resumeAt?: number;
+}
+
+/**
+ * Port: the run's durable waiting state, for nodes that pause the run for a person or for time
+ * (approval, wait). A node calls `request`, then throws `INPUT_REQUIRED`: the run goes `waiting`
+ * holding no worker, and the node executes again when the run resumes (answered, or `resumeAt` reached).
+ */
+export interface RunPauses {
+  stateOf(nodeId: string): Promise<PauseState | undefined>;
+  request(nodeId: string, request: PauseRequest): void;
+}
+
 /** The ports available to node executors. Optional ones are wired by the host when present. */
 export interface EngineServices {
   tools: ToolInvoker;
   catalog: ToolCatalog;
   clock: Clock;
+  /** The run's waiting state (set by hosts that can pause a run durably). */
+  pauses?: RunPauses;
   /** Extra ports (e.g. the LLM client) registered by the host under a name. */
   extras?: Record<string, unknown>;
   /** Wraps each attempt of a node (the host's tracing: one span per node, the node's calls inside it); default none. */

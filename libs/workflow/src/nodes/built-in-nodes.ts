@@ -1,12 +1,14 @@
 import { createNodeRegistry, type NodeRegistry } from '../engine/registry.js';
 import type { NodeExecutor } from '../engine/types.js';
 import { codeNode } from './code.js';
+import { approvalNode } from './approval.js';
 import { conditionNode } from './condition.js';
 import { endNode } from './end.js';
 import { mcpToolNode } from './mcp-tool.js';
 import { setNode } from './set.js';
 import { startNode } from './start.js';
 import { templateNode } from './template.js';
+import { waitNode } from './wait.js';
 
 /** The node types every deployment has. */
 export const builtInNodeExecutors: readonly NodeExecutor[] = [
@@ -16,6 +18,8 @@ export const builtInNodeExecutors: readonly NodeExecutor[] = [
   templateNode,
   setNode,
   codeNode,
+  approvalNode,
+  waitNode,
   endNode,
 ];
 

@@ -9,6 +9,10 @@ import type { SecretBox } from '../secrets/secret-box.js';
 export interface InputAnswerDoc {
   action: 'accept' | 'decline' | 'cancel';
   content?: Record<string, unknown>;
+  /** The API key id that answered; never sent to a tool. */
+  answeredBy?: string;
+  /** ISO 8601. */
+  answeredAt?: string;
 }
 
 export interface NodeInputState {
@@ -16,6 +20,8 @@ export interface NodeInputState {
   answers: InputAnswerDoc[];
   /** 2026-07-28: the round the last answer belongs to; the call is sent again with it as `inputResponses[key]`. */
   resume?: { key: string; requestState?: string; answered: Record<string, InputAnswerDoc> };
+  /** A node that pauses for time (approval timeout, wait): when its scheduled resume comes (epoch ms), kept across pauses. */
+  resumeAt?: number;
 }
 
 export interface RunInputState {
@@ -28,6 +34,8 @@ export interface InputRequestDoc {
   message: string;
   requestedSchema: string;
   requestedAt: Date;
+  /** When the run resumes by itself, answered or not (a delayed queue job brings it back). */
+  resumeAt?: Date;
 }
 
 export function openInputState(box: SecretBox, sealed: string | undefined): RunInputState {

@@ -40,6 +40,8 @@ export interface InputRequestView {
   message: string;
   requestedSchema: Record<string, unknown> | boolean;
   requestedAt: string;
+  /** When the run resumes by itself if nobody answers (an approval's timeout, a wait's end); null without one. */
+  resumeAt: string | null;
 }
 
 /**
@@ -101,6 +103,7 @@ export function toRunView(doc: RunDoc): RunView {
           message: doc.inputRequest.message,
           requestedSchema: fromJsonText(doc.inputRequest.requestedSchema, {}),
           requestedAt: doc.inputRequest.requestedAt.toISOString(),
+          resumeAt: doc.inputRequest.resumeAt ? doc.inputRequest.resumeAt.toISOString() : null,
         }
       : null,
   };

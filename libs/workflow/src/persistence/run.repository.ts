@@ -218,6 +218,23 @@ export class RunRepository {
     );
   }
 
+  /**
+   * waiting → queued when its scheduled resume has come (an approval's timeout, a wait's end);
+   * undefined when the run was answered, canceled or paused again for a later time meanwhile.
+   */
+  async wake(id: string, now = new Date()): Promise<RunDoc | undefined> {
+    if (!isValidObjectId(id)) return undefined;
+    const current = await this.runs.findById(id).lean();
+    const resumeAt = current?.status === 'waiting' ? current.inputRequest?.resumeAt : undefined;
+    if (!current || !resumeAt || resumeAt > now) return undefined;
+    return this.guarded.apply(
+      current._id,
+      { status: 'waiting', claims: current.claims },
+      { $set: { status: 'queued', resumedAt: now, checkedAt: now, claims: 1 }, $unset: { inputRequest: 1 } },
+      { known: current },
+    );
+  }
+
   /** Cancel of a waiting run: no worker holds it, it ends at once. */
   async cancelWaiting(id: string): Promise<RunDoc | undefined> {
     if (!isValidObjectId(id)) return undefined;

@@ -120,7 +120,7 @@ export const RunSchema = new Schema<RunDoc>(
     lease: { type: String },
     cancelRequestedAt: { type: Date },
     checkedAt: { type: Date, required: true },
-    inputRequest: { type: { nodeId: String, message: String, requestedSchema: String, requestedAt: Date, _id: false } },
+    inputRequest: { type: { nodeId: String, message: String, requestedSchema: String, requestedAt: Date, resumeAt: Date, _id: false } },
     inputState: { type: String },
     resumedAt: { type: Date },
     finalExecutions: { type: String },

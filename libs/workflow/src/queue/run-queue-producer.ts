@@ -34,6 +34,17 @@ export class RunQueueProducer implements OnApplicationShutdown {
     await this.queue.add('run', { runId, ...hint, ...(trace && { trace }) }, { ...RUN_JOB_OPTIONS, jobId: runJobId(runId) });
   }
 
+  /**
+   * A scheduled resume of a waiting run (approval timeout, wait): a delayed job, kept by Redis
+   * across restarts of API and workers. Its own id per pause (`pausedAt`), beside the run's job.
+   */
+  async scheduleWake(runId: string, at: Date, pausedAt: Date, hint: Omit<RunJobData, 'runId' | 'wakeAt'> = {}): Promise<void> {
+    const delay = Math.max(0, at.getTime() - Date.now());
+    const data = { runId, ...hint, wakeAt: at.toISOString() };
+    const jobId = `${runJobId(runId)}-wake-${pausedAt.getTime()}`;
+    await this.queue.add('run', data, { ...RUN_JOB_OPTIONS, jobId, delay });
+  }
+
   async jobState(runId: string): Promise<RunJobState> {
     const state = await this.queue.getJobState(runJobId(runId));
     if (state === 'unknown') return 'missing';

@@ -20,6 +20,8 @@ export interface RunJobData {
   version?: number;
   /** The trace context of the request that enqueued the run (W3C headers), when traced: the run's spans continue it. */
   trace?: Record<string, string>;
+  /** A scheduled resume of a waiting run (ISO 8601): the worker wakes the run first, and does nothing if it is not due. */
+  wakeAt?: string;
 }
 
 /** BullMQ connection options from the configured Redis URL. */

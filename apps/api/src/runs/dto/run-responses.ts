@@ -36,6 +36,7 @@ export const runSchema = z
         message: z.string(),
         requestedSchema: z.union([z.record(z.string(), z.unknown()), z.boolean()]),
         requestedAt: iso,
+        resumeAt: iso.nullable().meta({ description: 'When the run resumes by itself if nobody answers (approval timeout, wait end)' }),
       })
       .nullable()
       .meta({ description: 'While waiting: what a tool asked for (answer with POST /runs/{id}/input), which node, since when' }),
