@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { RequireScope, WorkflowScoped } from '../api-keys/access.decorators.js';
 import { pageQuerySchema, type PageQuery } from '../common/pagination.js';
 import { ZodPipe } from '../common/zod-validation.js';
-import { ApiRoute } from '../openapi/api-route.js';
+import { ApiRoute } from '../common/api-route.js';
 import {
   createScheduleBody,
   scheduleParams,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from '../common/pagination.js';
-import { pageOf, type RouteDescription } from '../openapi/api-route.js';
+import { pageOf, type RouteDescription } from '../common/api-route.js';
 import { createScheduleBody, scheduleParams, updateScheduleBody } from './dto/schedule-requests.js';
 import { scheduleSchema } from './dto/schedule-responses.js';
 

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { SignedDelivery } from '../api-keys/access.decorators.js';
-import { ApiRoute } from '../openapi/api-route.js';
+import { ApiRoute } from '../common/api-route.js';
 import { ReceiveDelivery } from './receive-delivery.js';
 import { webhookRoutes } from './webhooks.routes.js';
 

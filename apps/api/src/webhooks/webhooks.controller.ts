@@ -4,7 +4,7 @@ import { APP_CONFIG, type AppConfig } from '#workflow/nest';
 import { RequireScope, WorkflowScoped } from '../api-keys/access.decorators.js';
 import { ZodPipe } from '../common/zod-validation.js';
 import { publicBaseUrl } from '../mcp-servers/public-base-url.js';
-import { ApiRoute } from '../openapi/api-route.js';
+import { ApiRoute } from '../common/api-route.js';
 import { createWebhookBody, type CreateWebhookBody } from './dto/webhook-requests.js';
 import { Webhooks } from './webhooks.service.js';
 import { webhookRoutes } from './webhooks.routes.js';

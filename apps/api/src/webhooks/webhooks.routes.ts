@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf, type RouteDescription } from '../openapi/api-route.js';
+import { pageOf, type RouteDescription } from '../common/api-route.js';
 import { createWebhookBody } from './dto/webhook-requests.js';
 import { createdWebhookSchema, deliveryAnswerSchema, webhookSchema } from './dto/webhook-responses.js';
 
