@@ -1261,6 +1261,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     ApiKeys_create: {
@@ -1407,6 +1424,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     ApiKeys_get: {
@@ -1527,6 +1561,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     ApiKeys_revoke: {
@@ -1633,6 +1684,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     OpenApi_page: {
@@ -1664,6 +1732,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1704,6 +1789,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1770,7 +1872,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready */
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1900,6 +2002,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2040,6 +2159,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpServers_get: {
@@ -2148,6 +2284,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpServers_remove: {
@@ -2248,6 +2401,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2408,6 +2578,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_streamableHttp_get: {
@@ -2537,6 +2724,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
         };
@@ -2670,6 +2874,23 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_streamableHttp_delete: {
@@ -2799,6 +3020,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
         };
@@ -2934,6 +3172,23 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_streamableHttpKeyInPath_post: {
@@ -3065,6 +3320,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
         };
@@ -3200,6 +3472,23 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_sseMessageKeyInPath: {
@@ -3313,6 +3602,23 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_sseStreamKeyInPath: {
@@ -3381,6 +3687,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
         };
@@ -3494,6 +3817,23 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_sseStream: {
@@ -3560,6 +3900,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
         };
@@ -3650,6 +4007,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     OpenApi_document: {
@@ -3691,6 +4065,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3802,6 +4193,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3939,6 +4347,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Providers_get: {
@@ -4041,6 +4466,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4164,6 +4606,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4321,6 +4780,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Runs_list: {
@@ -4435,6 +4911,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Runs_get: {
@@ -4537,6 +5030,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4660,6 +5170,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4800,6 +5327,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Runs_events: {
@@ -4907,6 +5451,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5085,6 +5646,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Runs_logs: {
@@ -5210,6 +5788,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5374,6 +5969,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_list: {
@@ -5479,6 +6091,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5660,6 +6289,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_get: {
@@ -5762,6 +6408,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5885,6 +6548,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6083,6 +6763,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_changes: {
@@ -6214,6 +6911,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_check: {
@@ -6326,6 +7040,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6473,6 +7204,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6648,6 +7396,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_usage: {
@@ -6787,6 +7552,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6951,6 +7733,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7132,6 +7931,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Workflows_list: {
@@ -7237,6 +8053,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7400,6 +8233,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Workflows_get: {
@@ -7502,6 +8352,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7685,6 +8552,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Workflows_remove: {
@@ -7785,6 +8669,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7976,6 +8877,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Workflows_listVersions: {
@@ -8107,6 +9025,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Workflows_getVersion: {
@@ -8227,6 +9162,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8387,6 +9339,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
