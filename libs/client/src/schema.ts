@@ -1484,6 +1484,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     ApiKeys_create: {
@@ -1630,6 +1647,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     ApiKeys_get: {
@@ -1750,6 +1784,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     ApiKeys_revoke: {
@@ -1856,6 +1907,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     OpenApi_page: {
@@ -1887,6 +1955,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1927,6 +2012,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1993,7 +2095,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready */
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2284,6 +2386,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpServers_create: {
@@ -2418,6 +2537,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpServers_get: {
@@ -2526,6 +2662,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpServers_remove: {
@@ -2626,6 +2779,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2786,6 +2956,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_streamableHttp_get: {
@@ -2915,6 +3102,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
         };
@@ -3048,6 +3252,23 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_streamableHttp_delete: {
@@ -3177,6 +3398,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
         };
@@ -3312,6 +3550,23 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_streamableHttpKeyInPath_post: {
@@ -3443,6 +3698,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
         };
@@ -3578,6 +3850,23 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_sseMessageKeyInPath: {
@@ -3691,6 +3980,23 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_sseStreamKeyInPath: {
@@ -3759,6 +4065,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
         };
@@ -3872,6 +4195,23 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_sseStream: {
@@ -3938,6 +4278,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
         };
@@ -4022,6 +4379,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4165,6 +4539,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Providers_list: {
@@ -4270,6 +4661,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4407,6 +4815,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Providers_get: {
@@ -4509,6 +4934,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4632,6 +5074,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4789,6 +5248,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Runs_list: {
@@ -4903,6 +5379,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Runs_get: {
@@ -5005,6 +5498,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5128,6 +5638,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5268,6 +5795,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Runs_events: {
@@ -5375,6 +5919,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5553,6 +6114,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Runs_logs: {
@@ -5678,6 +6256,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5842,6 +6437,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_list: {
@@ -5947,6 +6559,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6128,6 +6757,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_get: {
@@ -6230,6 +6876,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6353,6 +7016,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6551,6 +7231,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_changes: {
@@ -6682,6 +7379,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_check: {
@@ -6794,6 +7508,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6941,6 +7672,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7116,6 +7864,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_usage: {
@@ -7255,6 +8020,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7419,6 +8201,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7600,6 +8399,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Workflows_list: {
@@ -7705,6 +8521,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7868,6 +8701,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Workflows_get: {
@@ -7970,6 +8820,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8153,6 +9020,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Workflows_remove: {
@@ -8253,6 +9137,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8438,6 +9339,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -9317,6 +10235,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Workflows_getVersion: {
@@ -9437,6 +10372,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -10090,6 +11042,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
