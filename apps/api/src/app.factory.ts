@@ -7,6 +7,7 @@ import { Metrics, type AppConfig } from '#workflow/nest';
 import { AppModule } from './app.module.js';
 import type { LogOptions } from './common/logging.js';
 import { httpMetrics } from './metrics/http-metrics.js';
+import { serveConsole } from './web/serve-console.js';
 
 /** Builds the API application (used by main.ts and by e2e tests, which boot the real thing). */
 export async function createApiApp(config: AppConfig, logs: LogOptions = {}): Promise<NestExpressApplication> {
@@ -20,6 +21,7 @@ export async function createApiApp(config: AppConfig, logs: LogOptions = {}): Pr
   // The /docs page's viewer, from the npm package: no CDN, so it works on machines without internet.
   const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   app.useStaticAssets(swaggerUi, { prefix: '/docs/assets/', index: false });
+  serveConsole(app, (message) => app.get(Logger).warn(message));
   app.enableShutdownHooks();
   return app;
 }
