@@ -3,15 +3,20 @@ import { Link, Redirect, Route, Router, Switch } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
 import { ApiProvider, type Api } from './api/api-context';
 import { clientFor, forgetKey, storedKey, storeKey } from './api/session';
+import { KeysPage } from './keys/keys-page';
 import { SignIn } from './sign-in';
 import { RunPage } from './runs/run-page';
 import { RunsPage } from './runs/runs-page';
+import { ToolsetPage } from './toolsets/toolset-page';
+import { ToolsetsPage } from './toolsets/toolsets-page';
 import { WorkflowPage } from './workflows/workflow-page';
 import { WorkflowsPage } from './workflows/workflows-page';
 
 const SECTIONS: [string, string][] = [
   ['/runs', 'Runs'],
   ['/workflows', 'Workflows'],
+  ['/toolsets', 'Toolsets'],
+  ['/keys', 'Keys and servers'],
 ];
 
 /** The console: a key pasted once (kept for this tab), then the pages; routes live in the URL's hash. */
@@ -65,6 +70,9 @@ export function App() {
             <Route path="/runs/:id">{(params) => <RunPage id={params.id} />}</Route>
             <Route path="/workflows">{() => <WorkflowsPage />}</Route>
             <Route path="/workflows/:id">{(params) => <WorkflowPage id={params.id} />}</Route>
+            <Route path="/toolsets">{() => <ToolsetsPage />}</Route>
+            <Route path="/toolsets/:id">{(params) => <ToolsetPage id={params.id} />}</Route>
+            <Route path="/keys">{() => <KeysPage />}</Route>
             <Route>
               <Redirect to="/runs" />
             </Route>

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Background, Controls, Handle, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
+import { Background, Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { layout } from './graph-layout';
 import { formatDuration } from './format';
@@ -78,9 +78,10 @@ export function WorkflowGraph({ nodes, edges, statuses = {}, problems = {}, sele
     target: edge.target,
     label: typeof edge.sourceHandle === 'string' && edge.sourceHandle !== 'out' ? edge.sourceHandle : undefined,
     animated: statuses[edge.source]?.state === 'succeeded' && statuses[edge.target]?.state === 'running',
+    markerEnd: { type: MarkerType.ArrowClosed },
   }));
   return (
-    <div className="graph" data-testid="workflow-graph">
+    <div className="graph readonly" data-testid="workflow-graph">
       <ReactFlow
         nodes={flowNodes}
         edges={flowEdges}

@@ -104,9 +104,13 @@ export function RunsPage() {
               <th scope="col">Run</th>
               <th scope="col">Workflow</th>
               <th scope="col">Status</th>
-              <th scope="col">Source</th>
+              <th scope="col" className="wide-only">
+                Source
+              </th>
               <th scope="col">Created</th>
-              <th scope="col">Duration</th>
+              <th scope="col" className="wide-only">
+                Duration
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -124,9 +128,9 @@ export function RunsPage() {
                   <span className={`badge status-${run.status}`}>{run.status}</span>
                   {run.error && <span className="muted"> {run.error.code}</span>}
                 </td>
-                <td>{run.source}</td>
+                <td className="wide-only">{run.source}</td>
                 <td>{formatTime(run.createdAt)}</td>
-                <td>{formatDuration(run.durationMs)}</td>
+                <td className="wide-only">{formatDuration(run.durationMs)}</td>
               </tr>
             ))}
           </tbody>
