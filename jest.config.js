@@ -1,5 +1,5 @@
 // Native ESM Jest: NestJS 12 ships ESM only, so the whole repo is ESM ("type": "module")
-// and Jest runs with --experimental-vm-modules (see README, "Module system").
+// and Jest runs with --experimental-vm-modules (see docs/architecture.md, "Module system").
 const tsJest = ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }];
 const shared = {
   extensionsToTreatAsEsm: ['.ts'],

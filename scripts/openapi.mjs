@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { describeApi, documentText } = await import(`${root}dist/apps/api/src/openapi/describe-api.js`);
+const { describeApi, documentText } = await import(`${root}dist/apps/api/src/cli/describe-api.js`);
 
 const api = await describeApi();
 const document = api.build();

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The reference MCP server for the README walkthroughs, on 127.0.0.1 only (server-everything
+ * The reference MCP server for the docs' walkthroughs, on 127.0.0.1 only (server-everything
  * itself listens on all interfaces): node scripts/server-everything.mjs [streamableHttp|sse] [port]
  * Prints the URL to register, runs until SIGINT/SIGTERM. Needs the build (`scripts/dev.sh up` does it).
  */

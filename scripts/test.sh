@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite (`scripts/dev.sh test`): installs what is missing, starts throwaway
 # FerretDB (on a throwaway PostgreSQL) and Redis on free loopback ports (unless MONGO_URL / REDIS_URL
-# are set), then typecheck, lint, import cycles, build, the committed OpenAPI document, MCP
+# are set), then typecheck, lint, import cycles and folder-level import loops, build, the committed OpenAPI document, MCP
 # conformance of the client and of a published server, the API fuzzer (Schemathesis, scripts/fuzz.sh),
 # unit tests, e2e tests. Every step runs; any failure fails.
 # With arguments (`scripts/dev.sh test <jest path pattern>…`) only the build and the matching unit
@@ -86,6 +86,7 @@ if [ $# -eq 0 ]; then
   step lint node_modules/.bin/eslint --max-warnings=0 .
   step format node_modules/.bin/prettier --check --log-level=warn .
   step import-cycles node_modules/.bin/madge --circular --warning --extensions ts --ts-config tsconfig.json apps libs bench test
+  step folder-loops node scripts/folder-loops.mjs
 fi
 step build node_modules/.bin/tsc -p tsconfig.build.json
 # The web console (apps/web → dist/web, served by the API under /ui; its browser tests are in test/web).

@@ -166,7 +166,7 @@ describe('toolsets against server-everything (Streamable HTTP and SSE-only)', ()
   });
 });
 
-describe("scripts/server-everything.mjs (the README walkthroughs' MCP server)", () => {
+describe("scripts/server-everything.mjs (the docs' walkthroughs' MCP server)", () => {
   let stack: LoggedApi;
   beforeAll(async () => {
     stack = await startLoggedApi();

@@ -6,6 +6,7 @@ import { ApiExceptionFilter } from './common/api-exception.filter.js';
 import { loggerModule, type LogOptions } from './common/logging.js';
 
 import { HealthModule } from './health/health.module.js';
+import { NodeTypesModule } from './node-types/node-types.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
 import { McpEndpointModule } from './mcp-endpoint/mcp-endpoint.module.js';
 import { ApiMetricsModule } from './metrics/metrics.module.js';
@@ -32,6 +33,7 @@ export class AppModule {
         ToolsetsModule,
         NodeRegistryModule,
         WorkflowsModule,
+        NodeTypesModule,
         RunsModule,
         OpenApiModule,
         McpServersModule,

@@ -21,7 +21,7 @@ import { RunExecutor } from './runs/run-executor.js';
 import { RunPreparer } from './runs/run-preparation.js';
 import { RunSessions } from './runs/run-sessions.js';
 import { RunSweeper } from './runs/run-sweeper.js';
-import { RunWorker } from './runs/run-worker.js';
+import { RunWorker } from './processors/run-worker.js';
 import { SharedStdioServers } from './runs/shared-stdio-servers.js';
 import { ToolsetHealthSchedule } from './toolsets/toolset-health-schedule.js';
 import { ToolsetRefreshWorker } from './toolsets/toolset-refresh-worker.js';

@@ -252,6 +252,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/node-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every node type a workflow can use: its config schema, handles, and its inputs and outputs when the type fixes them */
+        get: operations["NodeTypes_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -733,6 +750,39 @@ export interface components {
             id?: string;
             retry?: number;
         };
+        NodeType: {
+            /**
+             * @description The name a node gives in `type`
+             * @example mcpTool
+             */
+            type: string;
+            title: string;
+            description: string;
+            /** @description JSON Schema (2020-12) of the node's config */
+            configSchema: {
+                [key: string]: unknown;
+            } | boolean;
+            /** @description Handles it can activate on success (`branch:<id>` stands for one per configured branch); `error` comes with catchError */
+            handles: string[];
+            /** @description Absent when the inputs depend on config (a tool) or are free-form */
+            inputs?: components["schemas"]["TypedField"][];
+            /** @description Absent when the outputs depend on config */
+            outputs?: components["schemas"]["TypedField"][];
+        };
+        TypedField: {
+            key: string;
+            label: string;
+            description?: string;
+            /** @description string, number, integer, boolean, object, array<…> or any */
+            valueType: string;
+            required: boolean;
+            enum?: unknown[];
+            default?: unknown;
+            /** @description A JSON Schema, as the MCP server sent it */
+            schema: {
+                [key: string]: unknown;
+            };
+        };
         Provider: {
             id: string;
             name: string;
@@ -949,20 +999,6 @@ export interface components {
                 [key: string]: unknown;
             };
             annotations?: {
-                [key: string]: unknown;
-            };
-        };
-        TypedField: {
-            key: string;
-            label: string;
-            description?: string;
-            /** @description string, number, integer, boolean, object, array<…> or any */
-            valueType: string;
-            required: boolean;
-            enum?: unknown[];
-            default?: unknown;
-            /** @description A JSON Schema, as the MCP server sent it */
-            schema: {
                 [key: string]: unknown;
             };
         };
@@ -3580,6 +3616,96 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    NodeTypes_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["NodeType"][];
+                    };
                 };
             };
             /** @description No valid API key */

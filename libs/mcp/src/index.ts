@@ -36,7 +36,7 @@ export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_TOTAL_TIMEOUT_MS } from './client/
 export { DEFAULT_CONNECT_TIMEOUT_MS } from './client/open.js';
 export { isModernProtocol, MODERN_PROTOCOL_VERSION } from './client/modern-session.js';
 export { McpClientPool, mcpClientMemory, type AcquiredConnection, type PoolOptions, type PooledSession } from './pool/client-pool.js';
-export { poolKey } from './pool/pool-key.js';
+export { poolKey } from './client/pool-key.js';
 export { schemaToFields } from './schema/fields.js';
 export { defaultsOf } from './schema/defaults.js';
 export { validateArguments, type ArgumentValidation } from './schema/validate-arguments.js';

@@ -27,7 +27,7 @@ export * from './secrets/secret-inputs.js';
 export * from './persistence/toolset.schema.js';
 export * from './persistence/toolset.repository.js';
 export * from './persistence/toolset-records.js';
-export { ToolsetCatalog, toolDescriptorOf } from './persistence/toolset-catalog.js';
+export { ToolsetCatalog, toolDescriptorOf } from './toolsets/toolset-catalog.js';
 export {
   ToolsetTargets,
   connectionSpecOf,
@@ -36,22 +36,22 @@ export {
   type HttpConnectionSpec,
   type StdioConnectionSpec,
   type TargetOptions,
-} from './persistence/toolset-targets.js';
+} from './toolsets/toolset-targets.js';
 export { StdioRefusedError, stdioRefusal, type StdioRefusalCode } from './stdio/stdio-policy.js';
-export { ToolsetSnapshots, type ToolsetSnapshot } from './persistence/toolset-snapshots.js';
-export { ToolsetHealthChecker, type ToolsetHealth } from './persistence/toolset-health.js';
+export { ToolsetSnapshots, type ToolsetSnapshot } from './toolsets/toolset-snapshots.js';
+export { ToolsetHealthChecker, type ToolsetHealth } from './toolsets/toolset-health.js';
 export * from './persistence/tool-call.schema.js';
 export { ToolCallRepository, percentileRank, type ToolCallRecord, type ToolUsage } from './persistence/tool-call.repository.js';
 export * from './persistence/toolset-change.schema.js';
 export { ToolsetChangeRepository, type ToolsetChange } from './persistence/toolset-change.repository.js';
-export { ToolsetRefresher, type RefreshOutcome } from './persistence/toolset-refresher.js';
+export { ToolsetRefresher, type RefreshOutcome } from './toolsets/toolset-refresher.js';
 export { diffTools, type ToolDiff } from './persistence/tool-diff.js';
 export * from './queue/toolset-refresh-queue.js';
-export { ToolsetStoreModule } from './persistence/toolset-store.module.js';
+export { ToolsetStoreModule } from './toolsets/toolset-store.module.js';
 export { OutboundHttp, OutboundModule } from './outbound/outbound.module.js';
 
 // LLM: providers and the OpenAI-compatible LlmClient adapter
-export type { ProviderEndpoint, ProviderResolver } from './llm/provider-resolver.js';
+export type { ProviderResolver } from './llm/provider-resolver.js';
 export { createOpenAiLlmClient, type OpenAiLlmClientOptions } from './llm/openai-llm-client.js';
 export { LLM_CLIENT, LlmModule } from './llm/llm.module.js';
 export * from './persistence/provider.schema.js';

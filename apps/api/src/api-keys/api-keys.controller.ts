@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { pageQuerySchema, type PageQuery } from '../common/pagination.js';
 import { ZodPipe } from '../common/zod-validation.js';
-import { ApiRoute } from '../openapi/api-route.js';
+import { ApiRoute } from '../common/api-route.js';
 import { Caller, RequireScope } from './access.decorators.js';
 import { apiKeyRoutes } from './api-keys.routes.js';
 import type { Principal } from './api-key-authenticator.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from '../common/pagination.js';
-import { idParams, pageOf, type RouteDescription } from '../openapi/api-route.js';
+import { idParams, pageOf, type RouteDescription } from '../common/api-route.js';
 import { createApiKeyBody } from './dto/api-key-requests.js';
 
 const apiKeySchema = z.object({

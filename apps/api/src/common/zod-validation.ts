@@ -42,7 +42,7 @@ export interface ZodPipeOptions {
 
 /**
  * `@Body(new ZodPipe(schema))`, `@Query(new ZodPipe(schema, 'query'))`: every request part is
- * parsed in the controller, so use cases receive typed values (README, "Architecture").
+ * parsed in the controller, so use cases receive typed values (docs/architecture.md).
  */
 export class ZodPipe<S extends z.ZodType> {
   constructor(

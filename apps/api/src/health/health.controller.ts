@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, MongooseHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../api-keys/access.decorators.js';
 import { z } from 'zod';
-import { ApiRoute } from '../openapi/api-route.js';
+import { ApiRoute } from '../common/api-route.js';
 import { RedisConnection } from '../redis/redis.module.js';
 
 const CHECK_TIMEOUT_MS = 1500;

@@ -7,7 +7,7 @@ import { LegacySseSessions } from './legacy-sse.js';
 import { McpCallers, type McpCaller } from './mcp-callers.js';
 import { RequestOrigin } from './request-origin.js';
 import { StreamableHttpEndpoint } from './streamable-http.js';
-import { ApiRoute } from '../openapi/api-route.js';
+import { ApiRoute } from '../common/api-route.js';
 import { mcpEndpointKeyInPathRoutes, mcpEndpointRoutes } from './mcp-endpoint.routes.js';
 
 interface Admitted {

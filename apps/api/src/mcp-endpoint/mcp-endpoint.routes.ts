@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorBody, idParams, serverSentEvent, type RouteDescription } from '../openapi/api-route.js';
+import { errorBody, idParams, serverSentEvent, type RouteDescription } from '../common/api-route.js';
 
 /**
  * How the MCP protocol endpoints describe themselves in the OpenAPI document. They speak JSON-RPC

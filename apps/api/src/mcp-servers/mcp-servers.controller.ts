@@ -11,7 +11,7 @@ import { FindMcpServers } from './find-mcp-servers.js';
 import { publicBaseUrl } from './public-base-url.js';
 import { UpdateMcpServer } from './update-mcp-server.js';
 import { RequireScope } from '../api-keys/access.decorators.js';
-import { ApiRoute } from '../openapi/api-route.js';
+import { ApiRoute } from '../common/api-route.js';
 import { mcpServerRoutes } from './mcp-servers.routes.js';
 
 /** REST for published MCP servers; the protocol endpoint itself is mcp-endpoint/. */

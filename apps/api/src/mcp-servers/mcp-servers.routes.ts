@@ -1,5 +1,5 @@
 import { pageQuerySchema } from '../common/pagination.js';
-import { idParams, pageOf, type RouteDescription } from '../openapi/api-route.js';
+import { idParams, pageOf, type RouteDescription } from '../common/api-route.js';
 import { createMcpServerBody, updateMcpServerBody } from './dto/mcp-server-requests.js';
 import { mcpServerSchema } from './dto/mcp-server-responses.js';
 

@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { z } from 'zod';
 import { APP_CONFIG, Metrics, readWorkerSnapshots, type AppConfig } from '#workflow/nest';
 import { RequireScope } from '../api-keys/access.decorators.js';
-import { ApiRoute } from '../openapi/api-route.js';
+import { ApiRoute } from '../common/api-route.js';
 import { RedisConnection } from '../redis/redis.module.js';
 
 const DESCRIPTION = `The Prometheus exposition (text format 0.0.4): this API's HTTP, queue-depth and process

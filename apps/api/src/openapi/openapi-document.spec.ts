@@ -3,8 +3,8 @@ import { Controller, Get, Post } from '@nestjs/common';
 import { describe, expect, it } from '@jest/globals';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { z } from 'zod';
-import { ApiRoute } from './api-route.js';
-import { describeApi, documentText } from './describe-api.js';
+import { ApiRoute } from '../common/api-route.js';
+import { describeApi, documentText } from '../cli/describe-api.js';
 import { buildOpenApiDocument, undescribedRoutes, routesOf } from './openapi-document.js';
 
 @Controller('things')

@@ -3,7 +3,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { MetadataScanner } from '@nestjs/core';
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
-import { errorBody, ROUTE_DESCRIPTION, type AnswerDescription, type RouteDescription } from './api-route.js';
+import { errorBody, ROUTE_DESCRIPTION, type AnswerDescription, type RouteDescription } from '../common/api-route.js';
 
 /** One route as Nest registers it, with its description when it has one. */
 export interface DescribedRoute {

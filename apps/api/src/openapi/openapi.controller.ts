@@ -1,6 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { z } from 'zod';
-import { ApiRoute } from './api-route.js';
+import { ApiRoute } from '../common/api-route.js';
 import { Public } from '../api-keys/access.decorators.js';
 import { OpenApiService } from './openapi.service.js';
 

@@ -7,7 +7,7 @@ import { createProviderBody, updateProviderBody, type CreateProviderBody, type U
 import { FindProviders } from './find-providers.js';
 import { UpdateProvider } from './update-provider.js';
 import { RequireScope } from '../api-keys/access.decorators.js';
-import { ApiRoute } from '../openapi/api-route.js';
+import { ApiRoute } from '../common/api-route.js';
 import { providerRoutes } from './providers.routes.js';
 
 /** LLM providers: OpenAI-compatible endpoints used by `llm` and `agent` nodes. */

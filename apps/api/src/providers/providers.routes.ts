@@ -1,5 +1,5 @@
 import { pageQuerySchema } from '../common/pagination.js';
-import { idParams, pageOf, type RouteDescription } from '../openapi/api-route.js';
+import { idParams, pageOf, type RouteDescription } from '../common/api-route.js';
 import { createProviderBody, updateProviderBody } from './dto/provider-requests.js';
 import { providerSchema } from './dto/provider-responses.js';
 

@@ -20,7 +20,7 @@ import { RunEventsHub } from './run-events-hub.js';
  * `POST /runs/:id/input`: the answer to the request a `waiting` run waits on. An `accept` answer
  * is checked against the request's schema (Ajv, the schema's own dialect); the answer is stored
  * sealed beside the earlier ones, the run goes back to `queued`, and a worker resumes it: the
- * waiting node's call is sent again with the answer (see README, "Pausing for input").
+ * waiting node's call is sent again with the answer (see docs/workflows-and-runs.md, "Pausing for input").
  */
 @Injectable()
 export class AnswerRunInput {

@@ -25,7 +25,7 @@ import { RetryRun } from './retry-run.js';
 import type { StartedRun } from './run-admission.js';
 import { StartRun } from './start-run.js';
 import { StreamRunEvents } from './stream-run-events.js';
-import { ApiRoute } from '../openapi/api-route.js';
+import { ApiRoute } from '../common/api-route.js';
 import { runRoutes } from './runs.routes.js';
 
 const idempotencyKeyPipe = new ZodPipe(idempotencyKeySchema, 'Idempotency-Key header', { optional: true });

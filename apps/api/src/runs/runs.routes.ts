@@ -1,5 +1,5 @@
 import { pageQuerySchema } from '../common/pagination.js';
-import { idParams, pageOf, serverSentEvent, type RouteDescription } from '../openapi/api-route.js';
+import { idParams, pageOf, serverSentEvent, type RouteDescription } from '../common/api-route.js';
 import { idempotencyHeaders, logItemSchema, replayedHeader, runSchema } from './dto/run-responses.js';
 import { logPageQuerySchema, runInputBodySchema, runListQuerySchema, startRunBodySchema, waitQuerySchema } from './dto/run-requests.js';
 

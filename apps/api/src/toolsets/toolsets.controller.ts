@@ -25,7 +25,7 @@ import { RefreshToolset } from './refresh-toolset.js';
 import { UpdateToolset } from './update-toolset.js';
 import { Caller, RequireScope } from '../api-keys/access.decorators.js';
 import type { Principal } from '../api-keys/api-key-authenticator.js';
-import { ApiRoute } from '../openapi/api-route.js';
+import { ApiRoute } from '../common/api-route.js';
 import { toolsetRoutes } from './toolsets.routes.js';
 
 /** Aborted when the client goes away before the answer, so a slow MCP server is not waited for. */

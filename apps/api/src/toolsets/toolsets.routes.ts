@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from '../common/pagination.js';
-import { idParams, pageOf, type RouteDescription } from '../openapi/api-route.js';
+import { idParams, pageOf, type RouteDescription } from '../common/api-route.js';
 import { importToolsetsBody, importToolsetsQuery } from './dto/toolset-import.js';
 import { usageQuery } from './toolset-usage.js';
 import { callToolBody, createHttpToolsetBody, createStdioToolsetBody, updateToolsetBody } from './dto/toolset-requests.js';

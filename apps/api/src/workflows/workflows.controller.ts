@@ -10,7 +10,7 @@ import { versionParamSchema, workflowBodySchema, type VersionParam, type Workflo
 import { FindWorkflows } from './find-workflows.js';
 import { UpdateWorkflow } from './update-workflow.js';
 import { workflowInvalid } from './workflow-checker.js';
-import { ApiRoute } from '../openapi/api-route.js';
+import { ApiRoute } from '../common/api-route.js';
 import { workflowRoutes } from './workflows.routes.js';
 
 /** A body of the wrong shape is 400 `WORKFLOW_INVALID`, like a graph problem: one code for "this workflow cannot be saved". */

@@ -6,7 +6,7 @@
  * a failed connect forgets the entry, so a server that changed is asked again.
  */
 import type { DiscoverResult } from '@modelcontextprotocol/client';
-import { poolKey } from '../pool/pool-key.js';
+import { poolKey } from './pool-key.js';
 import type { McpHttpTarget } from '../types.js';
 
 const MAX_ENTRIES = 1_000;

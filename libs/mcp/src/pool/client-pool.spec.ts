@@ -5,7 +5,7 @@ import { startFixtureServer, type FixtureServer } from '../testing/fixture-serve
 import { serverEverythingStdioTarget } from '../testing/server-everything.js';
 import { childPidsMatching, waitUntil } from '../testing/test-helpers.js';
 import { McpClientPool, mcpClientMemory, type PooledSession } from './client-pool.js';
-import { poolKey } from './pool-key.js';
+import { poolKey } from '../client/pool-key.js';
 
 describe('McpClientPool (mcpClientMemory)', () => {
   let server: FixtureServer;

@@ -7,7 +7,7 @@
 import { Connection } from '../client/connection.js';
 import { McpError, McpErrorCode } from '../errors.js';
 import type { ConnectOptions, McpConnection, McpTarget } from '../types.js';
-import { poolKey } from './pool-key.js';
+import { poolKey } from '../client/pool-key.js';
 
 /** A Streamable HTTP session a pooled connection opened. `target` is the one given to acquire(): it may hold secrets. */
 export interface PooledSession {

@@ -9,7 +9,7 @@
  *   …
  *   await everything.close();
  *
- * `scripts/server-everything.mjs` runs it the same way for the README walkthroughs.
+ * `scripts/server-everything.mjs` runs it the same way for the docs' walkthroughs.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';

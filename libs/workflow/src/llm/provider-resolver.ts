@@ -1,10 +1,6 @@
-/** Where a provider's requests go, with its key decrypted (never logged, never returned by the API). */
-export interface ProviderEndpoint {
-  baseURL: string;
-  apiKey: string;
-}
+import type { ProviderEndpoint } from '../persistence/provider.repository.js';
 
-/** Port: finds a provider by id (the persistence layer implements it over MongoDB). */
+/** Port: finds a provider by id (ProviderRepository fits it; llm/ wires the two, persistence names no port of llm/). */
 export interface ProviderResolver {
   resolve(providerId: string): Promise<ProviderEndpoint | undefined>;
 }

@@ -1,5 +1,14 @@
-import type { ConfigValueSource, NodeDefinition, NodeExecutor, ValidationIssue, ValueSource } from '../engine/types.js';
+import type {
+  ConfigValueSource,
+  JsonSchema,
+  NodeDefinition,
+  NodeExecutor,
+  TypedField,
+  ValidationIssue,
+  ValueSource,
+} from '../engine/types.js';
 import { applyOperator, CONDITION_OPERATORS, isConditionOperator, UNARY_OPERATORS, type ConditionOperator } from './condition-operators.js';
+import { VALUE_SOURCE_SCHEMA } from './config-schemas.js';
 
 interface Comparison {
   left: ValueSource;
@@ -19,6 +28,35 @@ interface ParsedConfig {
 }
 
 const ELSE_HANDLE = 'else';
+const BRANCH_OUTPUT: TypedField = { key: 'branch', label: 'Branch', valueType: 'string', required: false, schema: { type: 'string' } };
+const COMPARISON_SCHEMA = {
+  type: 'object',
+  properties: { left: VALUE_SOURCE_SCHEMA, op: { enum: [...CONDITION_OPERATORS] }, right: VALUE_SOURCE_SCHEMA },
+  required: ['left', 'op'],
+};
+const CONFIG_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    branches: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', minLength: 1 },
+          when: {
+            type: 'object',
+            properties: { all: { type: 'array', items: COMPARISON_SCHEMA }, any: { type: 'array', items: COMPARISON_SCHEMA } },
+            minProperties: 1,
+            maxProperties: 1,
+          },
+        },
+        required: ['id', 'when'],
+      },
+    },
+  },
+  required: ['branches'],
+};
 const branchHandle = (id: string): string => `branch:${id}`;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -76,8 +114,17 @@ function readConfig(node: NodeDefinition, nodePath: string): ParsedConfig {
 export const conditionNode: NodeExecutor = {
   type: 'condition',
   pure: true,
+  describeType: () => ({
+    title: 'Condition',
+    description:
+      'Routes the run: activates `branch:<id>` of the first branch whose comparisons hold (all of them, or any of them), else `else`.',
+    configSchema: CONFIG_SCHEMA,
+    handles: ['branch:<id>', ELSE_HANDLE],
+    inputs: [],
+    outputs: [BRANCH_OUTPUT],
+  }),
   validate: async ({ node, nodePath }) => readConfig(node, nodePath).issues,
-  describeOutputs: async () => [{ key: 'branch', label: 'Branch', valueType: 'string', required: false, schema: { type: 'string' } }],
+  describeOutputs: async () => [BRANCH_OUTPUT],
   describeHandles: (node) => [...readConfig(node, '').branches.map((branch) => branchHandle(branch.id)), ELSE_HANDLE],
   configValueSources: (node) =>
     readConfig(node, '').branches.flatMap((branch, index) =>

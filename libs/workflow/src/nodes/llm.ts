@@ -1,6 +1,7 @@
 import { compileSchema } from '#mcp';
 import type { JsonSchema, NodeDefinition, NodeExecutor, TypedField, ValidationIssue } from '../engine/types.js';
 import { valueTypeOfSchema } from '../engine/value-types.js';
+import { MODEL_CONFIG_PROPERTIES } from './config-schemas.js';
 import { failureWithDetails } from './llm/failure.js';
 import { addUsage, ZERO_USAGE } from './llm/llm-client.js';
 import {
@@ -53,6 +54,17 @@ function outputs(responseSchema: JsonSchema | undefined): TypedField[] {
  */
 export const llmNode: NodeExecutor = {
   type: 'llm',
+  describeType: () => ({
+    title: 'LLM',
+    description: 'One model call: `system` and `prompt` in, `text` out; with `responseSchema` the reply is JSON matching it (`json`).',
+    configSchema: {
+      type: 'object',
+      properties: { ...MODEL_CONFIG_PROPERTIES, responseSchema: { type: 'object', description: 'JSON Schema the reply must match' } },
+      required: ['providerId', 'model'],
+    },
+    handles: ['out'],
+    inputs: PROMPT_INPUTS,
+  }),
   validate: async ({ node, nodePath }) => validateConfig(node, nodePath),
   describeInputs: async () => PROMPT_INPUTS,
   describeOutputs: async ({ node }) => outputs(readResponseSchema(node)),

@@ -1,6 +1,7 @@
 import { ENGINE_ERROR_CODES, EngineError } from '../engine/errors.js';
 import type {
   ElicitationPolicy,
+  JsonSchema,
   NodeDefinition,
   NodeExecutor,
   NodeValidationContext,
@@ -41,6 +42,22 @@ const OUTPUTS: TypedField[] = [
   output('content', 'array<any>', 'the raw content blocks'),
   output('isError', 'boolean', 'whether the tool reported an error'),
 ];
+
+const CONFIG_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    toolsetId: { type: 'string', minLength: 1, description: 'a toolset id (POST /toolsets)' },
+    tool: { type: 'string', minLength: 1, description: 'the tool name' },
+    elicitation: {
+      description: 'how a request for input during the call is answered (default decline; pause waits for POST /runs/{id}/input)',
+      oneOf: [
+        { enum: ['defaults', 'decline', 'pause'] },
+        { type: 'object', properties: { answer: { type: 'object' } }, required: ['answer'], additionalProperties: false },
+      ],
+    },
+  },
+  required: ['toolsetId', 'tool'],
+};
 
 function parseJsonOrText(text: string): unknown {
   try {
@@ -100,6 +117,13 @@ function toOutputs(result: ToolCallResult): Record<string, unknown> {
 /** Calls one tool of an MCP toolset; inputs are the tool's typed inputs (from the catalog). */
 export const mcpToolNode: NodeExecutor = {
   type: 'mcpTool',
+  describeType: () => ({
+    title: 'MCP tool',
+    description: "Calls one tool of an MCP toolset; its inputs are the tool's typed inputs (GET /toolsets/{id}).",
+    configSchema: CONFIG_SCHEMA,
+    handles: ['out'],
+    outputs: OUTPUTS,
+  }),
   validate: validateToolRef,
   describeInputs: async (context) => (await usableTool(context))?.inputs,
   describeOutputs: async () => OUTPUTS,

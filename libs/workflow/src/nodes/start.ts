@@ -1,4 +1,5 @@
 import { START_NODE_TYPE } from '../engine/graph.js';
+import { NO_CONFIG_SCHEMA } from './config-schemas.js';
 import type { NodeExecutor } from '../engine/types.js';
 import { fieldsOfObjectSchema } from '../engine/value-types.js';
 
@@ -10,6 +11,13 @@ import { fieldsOfObjectSchema } from '../engine/value-types.js';
 export const startNode: NodeExecutor = {
   type: START_NODE_TYPE,
   pure: true,
+  describeType: () => ({
+    title: 'Start',
+    description: "The workflow's entry: publishes the run's inputs, one output per property of the workflow's inputSchema.",
+    configSchema: NO_CONFIG_SCHEMA,
+    handles: ['out'],
+    inputs: [],
+  }),
   describeOutputs: async ({ workflow }) => fieldsOfObjectSchema(workflow?.inputSchema),
   execute: async ({ runInputs = {} }) => ({ outputs: { ...runInputs } }),
 };

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, type Model } from 'mongoose';
 import { findPage, type Page, type PageRequest } from './paging.js';
-import type { ProviderEndpoint, ProviderResolver } from '../llm/provider-resolver.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { SECRET_BOX } from '../secrets/secrets.module.js';
 import { PROVIDER_MODEL, type ProviderDocument } from './provider.schema.js';
@@ -37,9 +36,19 @@ export function providerSummaryOf(doc: ProviderDocument): ProviderSummary {
   };
 }
 
-/** Reads and writes providers; the only place API keys are sealed and opened. Also the LLM client's ProviderResolver. */
+/** Where a provider's requests go, with its key decrypted (never logged, never returned by the API). */
+export interface ProviderEndpoint {
+  baseURL: string;
+  apiKey: string;
+}
+
+/**
+ * Reads and writes providers; the only place API keys are sealed and opened. `resolve` fits the LLM
+ * client's ProviderResolver port (llm/ owns the port and wires this repository to it: persistence
+ * stays below llm/ and does not name it).
+ */
 @Injectable()
-export class ProviderRepository implements ProviderResolver {
+export class ProviderRepository {
   constructor(
     @InjectModel(PROVIDER_MODEL) private readonly model: Model<ProviderDocument>,
     @Inject(SECRET_BOX) private readonly box: SecretBox,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { problemSchema } from '../../openapi/api-route.js';
+import { problemSchema } from '../../common/api-route.js';
 
 /** Answers of /workflows as zod schemas (OpenAPI document). */
 

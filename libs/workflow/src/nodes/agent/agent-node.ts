@@ -2,7 +2,8 @@ import type { NodeDefinition, NodeExecutor, NodeReference, TypedField } from '..
 import { failureWithDetails } from '../llm/failure.js';
 import { addUsage, ZERO_USAGE } from '../llm/llm-client.js';
 import { openingMessages, PROMPT_INPUTS, providerReferences, USAGE_OUTPUT } from '../llm/model-config.js';
-import { readAgentConfig, validateAgentToolsets } from './agent-config.js';
+import { MODEL_CONFIG_PROPERTIES } from '../config-schemas.js';
+import { DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS_LIMIT, readAgentConfig, validateAgentToolsets } from './agent-config.js';
 import { runAgentLoop, type AgentTrace } from './agent-loop.js';
 import { functionCallingProtocol } from './function-mode.js';
 import { promptProtocol } from './prompt-mode.js';
@@ -52,6 +53,30 @@ function agentReferences(node: NodeDefinition): NodeReference[] {
 
 export const agentNode: NodeExecutor = {
   type: 'agent',
+  describeType: () => ({
+    title: 'Agent',
+    description: 'A model that decides which MCP tools to call, in a loop, until it answers without a tool call or maxIterations is spent.',
+    configSchema: {
+      type: 'object',
+      properties: {
+        ...MODEL_CONFIG_PROPERTIES,
+        toolsets: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { toolsetId: { type: 'string', minLength: 1 }, tools: { type: 'array', items: { type: 'string' } } },
+            required: ['toolsetId'],
+          },
+        },
+        maxIterations: { type: 'integer', minimum: 1, maximum: MAX_ITERATIONS_LIMIT, default: DEFAULT_MAX_ITERATIONS },
+        mode: { enum: ['function', 'prompt'], default: 'function' },
+      },
+      required: ['providerId', 'model'],
+    },
+    handles: ['out'],
+    inputs: PROMPT_INPUTS,
+    outputs: OUTPUTS,
+  }),
   validate: async ({ node, nodePath, catalog }) => {
     const { config, issues } = readAgentConfig(node, nodePath);
     return [...issues, ...(await validateAgentToolsets(config, catalog, nodePath))];

@@ -3,11 +3,11 @@ import { OutboundModule } from '../outbound/outbound.module.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
 import { ToolsetCatalog } from './toolset-catalog.js';
 import { ToolsetSnapshots } from './toolset-snapshots.js';
-import { ToolsetRepository } from './toolset.repository.js';
+import { ToolsetRepository } from '../persistence/toolset.repository.js';
 import { ToolsetTargets } from './toolset-targets.js';
 import { ToolsetHealthChecker } from './toolset-health.js';
-import { ToolCallRepository } from './tool-call.repository.js';
-import { ToolsetChangeRepository } from './toolset-change.repository.js';
+import { ToolCallRepository } from '../persistence/tool-call.repository.js';
+import { ToolsetChangeRepository } from '../persistence/toolset-change.repository.js';
 import { ToolsetRefresher } from './toolset-refresher.js';
 import { ToolsetRefreshRequests } from '../queue/toolset-refresh-queue.js';
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { listToolset } from '#mcp';
-import { diffTools, type ToolDiff } from './tool-diff.js';
-import { ToolsetChangeRepository } from './toolset-change.repository.js';
-import type { ToolsetChangeSource } from './toolset-change.schema.js';
-import { ToolsetRepository } from './toolset.repository.js';
+import { diffTools, type ToolDiff } from '../persistence/tool-diff.js';
+import { ToolsetChangeRepository } from '../persistence/toolset-change.repository.js';
+import type { ToolsetChangeSource } from '../persistence/toolset-change.schema.js';
+import { ToolsetRepository } from '../persistence/toolset.repository.js';
 import { connectionSpecOf, ToolsetTargets } from './toolset-targets.js';
 
 /** What a background refresh did. */

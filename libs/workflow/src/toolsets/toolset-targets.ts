@@ -7,8 +7,8 @@ import { APP_CONFIG } from '../config/config.module.js';
 import { OutboundHttp } from '../outbound/outbound.module.js';
 import { renderHeaders, staticHeaders } from '../secrets/secret-inputs.js';
 import { stdioRefusal } from '../stdio/stdio-policy.js';
-import type { ToolsetConnection } from './toolset-records.js';
-import { ToolsetRepository } from './toolset.repository.js';
+import type { ToolsetConnection } from '../persistence/toolset-records.js';
+import { ToolsetRepository } from '../persistence/toolset.repository.js';
 
 /** How to reach an MCP server by URL; header values in clear. */
 export interface HttpConnectionSpec {

@@ -3,8 +3,8 @@ import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, type Model } from 'mongoose';
 import type { ToolSnapshot } from '#mcp';
 import type { ToolCatalog, ToolDescriptor } from '../engine/types.js';
-import { toolsOf } from './toolset-records.js';
-import { TOOLSET_MODEL, type ToolsetDocument } from './toolset.schema.js';
+import { toolsOf } from '../persistence/toolset-records.js';
+import { TOOLSET_MODEL, type ToolsetDocument } from '../persistence/toolset.schema.js';
 
 /** A snapshot as the engine sees it: the same fields (the title aside), plus the toolset it belongs to. */
 export function toolDescriptorOf(toolsetId: string, tool: ToolSnapshot): ToolDescriptor {

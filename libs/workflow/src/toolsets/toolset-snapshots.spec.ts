@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ToolSnapshot } from '#mcp';
-import type { ToolsetConnection, ToolsetRecord } from './toolset-records.js';
-import type { ToolsetRepository } from './toolset.repository.js';
+import type { ToolsetConnection, ToolsetRecord } from '../persistence/toolset-records.js';
+import type { ToolsetRepository } from '../persistence/toolset.repository.js';
 import { ToolsetSnapshots } from './toolset-snapshots.js';
 
 /** A toolset store double counting its two reads: the connection alone, and the whole toolset. */

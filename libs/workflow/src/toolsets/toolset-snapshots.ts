@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ToolDescriptor } from '../engine/types.js';
 import { toolDescriptorOf } from './toolset-catalog.js';
-import type { ToolsetConnection } from './toolset-records.js';
-import { ToolsetRepository } from './toolset.repository.js';
+import type { ToolsetConnection } from '../persistence/toolset-records.js';
+import { ToolsetRepository } from '../persistence/toolset.repository.js';
 
 /** A toolset as one run uses it: how to connect, and its tools, both of one revision. */
 export interface ToolsetSnapshot {

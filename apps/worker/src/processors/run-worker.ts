@@ -9,10 +9,10 @@ import {
   type AppConfig,
   type RunJobData,
 } from '#workflow/nest';
-import { RunProcessor } from '../processors/run.processor.js';
-import { ActiveRuns } from './active-runs.js';
-import { RunEventsPublisher } from './run-events-publisher.js';
-import { RunSessions } from './run-sessions.js';
+import { RunProcessor } from './run.processor.js';
+import { ActiveRuns } from '../runs/active-runs.js';
+import { RunEventsPublisher } from '../runs/run-events-publisher.js';
+import { RunSessions } from '../runs/run-sessions.js';
 
 /**
  * The BullMQ consumer of runs. Stalled-job recovery is BullMQ's: a job whose worker died keeps

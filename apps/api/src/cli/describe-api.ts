@@ -2,8 +2,8 @@ import type { Type } from '@nestjs/common';
 import { ModulesContainer, NestFactory } from '@nestjs/core';
 import { loadConfig } from '#workflow/nest';
 import { AppModule } from '../app.module.js';
-import { buildOpenApiDocument, routesOf, type DescribedRoute, type OpenApiDocument } from './openapi-document.js';
-import { controllersOf, packageVersion } from './openapi.service.js';
+import { buildOpenApiDocument, routesOf, type DescribedRoute, type OpenApiDocument } from '../openapi/openapi-document.js';
+import { controllersOf, packageVersion } from '../openapi/openapi.service.js';
 
 export interface ApiDescription {
   routes: DescribedRoute[];

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { connectMcp, isMcpError } from '#mcp';
 import { scrubSecrets } from '../secrets/scrub-secrets.js';
-import { connectionSecrets } from './toolset-records.js';
-import { ToolsetRepository } from './toolset.repository.js';
+import { connectionSecrets } from '../persistence/toolset-records.js';
+import { ToolsetRepository } from '../persistence/toolset.repository.js';
 import { connectionSpecOf, ToolsetTargets } from './toolset-targets.js';
 import { ToolsetRefreshRequests } from '../queue/toolset-refresh-queue.js';
 
