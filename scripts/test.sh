@@ -91,6 +91,7 @@ fi
 step build node_modules/.bin/tsc -p tsconfig.build.json
 # The web console (apps/web → dist/web, served by the API under /ui; its browser tests are in test/web).
 step build-web node_modules/.bin/vite build --config apps/web/vite.config.ts --logLevel warn
+step web-budget node scripts/web-budget.mjs
 # docs/openapi.json must be what the routes describe now (`npm run openapi` rewrites it).
 step openapi-document node scripts/openapi.mjs --check
 # MCP conformance of the client (installs the pinned suite + Node 22 under ~/.cache/mcpflow on first use).
