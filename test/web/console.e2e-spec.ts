@@ -13,11 +13,12 @@ describe('web console in a real browser', () => {
   let browser: ConsoleBrowser;
   let key: string;
   const workflows: Record<string, string> = {};
+  let toolsetId: string;
 
   beforeAll(async () => {
     stack = await startStack();
     tools = await startFixtureServer({ tools: [...basicTools(), greetTool] });
-    const toolsetId = await registerToolset(stack.apiUrl, tools.url, 'fixture tools');
+    toolsetId = await registerToolset(stack.apiUrl, tools.url, 'fixture tools');
     workflows.echo = await createWorkflow(stack.apiUrl, {
       name: 'echo twice',
       description: 'Echoes a message through two tool calls',
@@ -62,8 +63,11 @@ describe('web console in a real browser', () => {
         { source: 'boom', target: 'end' },
       ],
     });
-    // The console is used with a key of its own, as a person would: read and run, nothing more.
-    const created = await api<{ key: string }>(stack.apiUrl, 'POST', '/api-keys', { name: 'console test', scopes: ['read', 'run'] });
+    // The console is used with a key of its own, as a person would: read, run and edit workflows, nothing more.
+    const created = await api<{ key: string }>(stack.apiUrl, 'POST', '/api-keys', {
+      name: 'console test',
+      scopes: ['read', 'run', 'write'],
+    });
     expect(created.status).toBe(201);
     key = created.body.key;
     browser = await openBrowser(stack.apiUrl);
@@ -171,6 +175,53 @@ describe('web console in a real browser', () => {
     await page.getByTestId('node-log').getByTestId('error-code').filter({ hasText: code }).waitFor();
     await page.getByRole('button', { name: 'Retry' }).waitFor();
     await screenshot(page, 'run-failed');
+  }, 90_000);
+
+  it('builds a workflow in the editor: palette, config form, connections, problems on the node, save, run', async () => {
+    const { page } = browser;
+    await page.goto(`${stack.apiUrl}/ui/#/workflows`);
+    await page.getByRole('link', { name: 'New workflow' }).click();
+    await page.getByLabel('Workflow name').fill('made in the editor');
+    await page.getByRole('navigation', { name: 'Node types' }).getByRole('button', { name: '+ MCP tool' }).click();
+    const panel = page.getByTestId('node-panel');
+    await panel.getByText('mcpTool1').waitFor();
+    // Saved as it is, the new node is incomplete: the API's problems land on it.
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page.locator('.react-flow__node[data-id="mcpTool1"]').getByTestId('node-problem').first().waitFor();
+
+    await panel.getByLabel('toolsetId').selectOption({ label: 'fixture tools' });
+    await panel.getByLabel('tool', { exact: true }).fill('echo');
+    await panel.getByRole('button', { name: 'Apply config' }).click();
+    await panel.getByText('The tool takes: message (required)').waitFor();
+    await panel.getByLabel(/^Inputs/).fill('{"message": {"value": "made on a canvas"}}');
+    await panel.getByRole('button', { name: 'Apply inputs' }).click();
+
+    // One connection dragged from handle to handle, one made with the keyboard-friendly form.
+    await page
+      .locator('.react-flow__node[data-id="start"] .react-flow__handle.source')
+      .dragTo(page.locator('.react-flow__node[data-id="mcpTool1"] .react-flow__handle.target'));
+    await page.locator('.react-flow__edge').first().waitFor();
+    const connect = page.getByRole('form', { name: 'Connect nodes' });
+    await connect.getByLabel('From').selectOption('mcpTool1:out');
+    await connect.getByLabel('To').selectOption('end');
+    await connect.getByRole('button', { name: 'Connect' }).click();
+    await expect(page.locator('.react-flow__edge').count()).resolves.toBe(2);
+
+    await page.locator('.react-flow__node[data-id="end"]').click();
+    await panel.getByText('References from earlier nodes: start.…, mcpTool1.result, mcpTool1.text').waitFor();
+    await panel.getByLabel(/^Inputs/).fill('{"said": {"ref": "mcpTool1.text"}}');
+    await panel.getByRole('button', { name: 'Apply inputs' }).click();
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page.getByText('No problems found.').waitFor();
+    await screenshot(page, 'editor');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Create workflow' }).click();
+    await page.waitForURL(/#\/workflows\/[0-9a-f]{24}$/);
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.locator('[data-node="end"][data-state="succeeded"]').waitFor({ timeout: 30_000 });
+    const runId = page.url().split('/').at(-1) as string;
+    expect((await api<RunView>(stack.apiUrl, 'GET', `/runs/${runId}`)).body.outputs).toEqual({ said: 'made on a canvas' });
   }, 90_000);
 
   it('fits a phone-width screen, loads nothing from another origin and breaks no CSP rule', async () => {

@@ -3,6 +3,7 @@ import { Link, Redirect, Route, Router, Switch } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
 import { ApiProvider, type Api } from './api/api-context';
 import { clientFor, forgetKey, storedKey, storeKey } from './api/session';
+import { EditorPage } from './editor/editor-page';
 import { KeysPage } from './keys/keys-page';
 import { SignIn } from './sign-in';
 import { RunPage } from './runs/run-page';
@@ -69,6 +70,8 @@ export function App() {
             <Route path="/runs">{() => <RunsPage />}</Route>
             <Route path="/runs/:id">{(params) => <RunPage id={params.id} />}</Route>
             <Route path="/workflows">{() => <WorkflowsPage />}</Route>
+            <Route path="/workflows/new">{() => <EditorPage />}</Route>
+            <Route path="/workflows/:id/edit">{(params) => <EditorPage id={params.id} />}</Route>
             <Route path="/workflows/:id">{(params) => <WorkflowPage id={params.id} />}</Route>
             <Route path="/toolsets">{() => <ToolsetsPage />}</Route>
             <Route path="/toolsets/:id">{(params) => <ToolsetPage id={params.id} />}</Route>

@@ -87,9 +87,11 @@ export function fieldsOf(schema: unknown): Field[] {
   return Object.entries(schema.properties).map(([name, property]) => fieldOf(name, isObject(property) ? property : {}, required.has(name)));
 }
 
-export function initialValues(fields: Field[]): Record<string, FormValue> {
+/** Each field's starting value: `initial` (values already set) first, else the schema's default. */
+export function initialValues(fields: Field[], initial: Record<string, unknown> = {}): Record<string, FormValue> {
   return Object.fromEntries(
-    fields.map((field): [string, FormValue] => {
+    fields.map(({ ...field }): [string, FormValue] => {
+      if (initial[field.name] !== undefined) field.default = initial[field.name];
       if (field.kind === 'boolean') return [field.name, field.default === true];
       if (field.kind === 'multi') return [field.name, Array.isArray(field.default) ? field.default.map(String) : []];
       if (field.kind === 'json') return [field.name, field.default === undefined ? '' : JSON.stringify(field.default, null, 2)];

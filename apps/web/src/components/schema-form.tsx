@@ -12,12 +12,14 @@ interface Props {
   busy?: boolean;
   /** Other buttons shown beside the submit one (decline, cancel…). */
   extraActions?: React.ReactNode;
+  /** Values already set (a node's config), shown instead of the schema's defaults. */
+  initial?: Record<string, unknown>;
 }
 
 /** The one form built from a JSON Schema, used by every page that asks for values. */
-export function SchemaForm({ schema, submitLabel, onSubmit, problems = [], busy = false, extraActions }: Props) {
+export function SchemaForm({ schema, submitLabel, onSubmit, problems = [], busy = false, extraActions, initial }: Props) {
   const fields = fieldsOf(schema);
-  const [values, setValues] = useState<Record<string, string | boolean | string[]>>(() => initialValues(fields));
+  const [values, setValues] = useState<Record<string, string | boolean | string[]>>(() => initialValues(fields, initial));
   const [localProblems, setLocalProblems] = useState<Record<string, string>>({});
   const formId = useId();
 

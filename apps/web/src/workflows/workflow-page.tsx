@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useLocation } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { useApi } from '../api/api-context';
 import { ApiError, unwrap } from '../api/api-error';
 import { ErrorBanner } from '../components/error-banner';
@@ -51,16 +51,21 @@ export function WorkflowPage({ id }: { id: string }) {
           <h1 id="workflow-title">{shown.name}</h1>
           {shown.description && <p className="muted">{shown.description}</p>}
         </div>
-        <label className="inline">
-          Version
-          <select value={shown.version} onChange={(event) => setVersion(Number(event.target.value))}>
-            {(versions.data?.items ?? [{ version: shown.version, createdAt: shown.createdAt, createdBy: null }]).map((item) => (
-              <option key={item.version} value={item.version}>
-                v{item.version} · {formatTime(item.createdAt)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <div className="actions">
+          <Link href={`/workflows/${id}/edit`} className="button-link">
+            Edit
+          </Link>
+          <label className="inline">
+            Version
+            <select value={shown.version} onChange={(event) => setVersion(Number(event.target.value))}>
+              {(versions.data?.items ?? [{ version: shown.version, createdAt: shown.createdAt, createdBy: null }]).map((item) => (
+                <option key={item.version} value={item.version}>
+                  v{item.version} · {formatTime(item.createdAt)}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
       </header>
       <div className="run-layout">
         <WorkflowGraph nodes={shown.nodes} edges={shown.edges} />

@@ -13,6 +13,9 @@ export function WorkflowsPage() {
     <section aria-labelledby="workflows-title">
       <header className="page-header">
         <h1 id="workflows-title">Workflows</h1>
+        <Link href="/workflows/new" className="button-link">
+          New workflow
+        </Link>
       </header>
       <ErrorBanner error={workflows.error} />
       <div className="table-wrap">
@@ -39,7 +42,7 @@ export function WorkflowsPage() {
           </tbody>
         </table>
       </div>
-      {workflows.data?.items.length === 0 && <p className="muted">No workflows yet: create one with POST /workflows.</p>}
+      {workflows.data?.items.length === 0 && <p className="muted">No workflows yet.</p>}
     </section>
   );
 }
