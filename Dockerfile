@@ -10,7 +10,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY apps apps
 COPY libs libs
 COPY bench bench
-RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev
+RUN npx tsc -p tsconfig.build.json && npx vite build --config apps/web/vite.config.ts && npm prune --omit=dev
 
 FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production

@@ -82,12 +82,16 @@ JEST=(node --experimental-vm-modules --no-warnings=ExperimentalWarning node_modu
 [ $# -gt 0 ] && JEST+=(--passWithNoTests)
 if [ $# -eq 0 ]; then
   step typecheck node_modules/.bin/tsc -p tsconfig.json --noEmit
+  step typecheck-web node_modules/.bin/tsc -p apps/web/tsconfig.json
   step lint node_modules/.bin/eslint --max-warnings=0 .
   step format node_modules/.bin/prettier --check --log-level=warn .
   step import-cycles node_modules/.bin/madge --circular --warning --extensions ts --ts-config tsconfig.json apps libs bench test
   step folder-loops node scripts/folder-loops.mjs
 fi
 step build node_modules/.bin/tsc -p tsconfig.build.json
+# The web console (apps/web → dist/web, served by the API under /ui; its browser tests are in test/web).
+step build-web node_modules/.bin/vite build --config apps/web/vite.config.ts --logLevel warn
+step web-budget node scripts/web-budget.mjs
 # docs/openapi.json must be what the routes describe now (`npm run openapi` rewrites it).
 step openapi-document node scripts/openapi.mjs --check
 # MCP conformance of the client (installs the pinned suite + Node 22 under ~/.cache/mcpflow on first use).

@@ -9,6 +9,7 @@ import type { LogOptions } from './common/logging.js';
 import { requestSpans } from './common/request-spans.js';
 import { httpMetrics } from './metrics/http-metrics.js';
 import { HOOKS_PATH, hookBodyReader } from './webhooks/hook-body.js';
+import { serveConsole } from './web/serve-console.js';
 
 /** Builds the API application (used by main.ts and by e2e tests, which boot the real thing). */
 export async function createApiApp(config: AppConfig, logs: LogOptions = {}): Promise<NestExpressApplication> {
@@ -25,6 +26,7 @@ export async function createApiApp(config: AppConfig, logs: LogOptions = {}): Pr
   // The /docs page's viewer, from the npm package: no CDN, so it works on machines without internet.
   const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   app.useStaticAssets(swaggerUi, { prefix: '/docs/assets/', index: false });
+  serveConsole(app, (message) => app.get(Logger).warn(message));
   app.enableShutdownHooks();
   return app;
 }

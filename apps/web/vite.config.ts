@@ -1,0 +1,29 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * The console builds into dist/web, which the API serves under /ui (apps/api/src/web). No plugin:
+ * Vite 8 compiles TSX (React's automatic runtime) by itself, and a production build needs no
+ * fast refresh. `modulePreload.polyfill` off: it would be one more script, and Chromium needs none.
+ */
+export default defineConfig({
+  root,
+  base: '/ui/',
+  resolve: { alias: { '#client': fileURLToPath(new URL('../../libs/client/src/index.ts', import.meta.url)) } },
+  oxc: { jsx: { runtime: 'automatic' } },
+  build: {
+    outDir: fileURLToPath(new URL('../../dist/web', import.meta.url)),
+    emptyOutDir: true,
+    modulePreload: { polyfill: false },
+    chunkSizeWarningLimit: 1200,
+    reportCompressedSize: true,
+    rolldownOptions: {
+      // React Flow marks its entry "use client" (for React Server Components); a browser bundle has no server half.
+      onLog(level, log, handler) {
+        if (log.code !== 'MODULE_LEVEL_DIRECTIVE') handler(level, log);
+      },
+    },
+  },
+});
