@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RUN_STATUSES } from '#workflow/nest';
+import { NODE_STATUSES, RUN_STATUSES } from '#workflow';
 
 /** Answers of /runs as zod schemas (OpenAPI document). */
 
@@ -43,7 +43,7 @@ export const logItemSchema = z
     nodeId: z.string(),
     type: z.string(),
     name: z.string().nullable(),
-    status: z.enum(['succeeded', 'failed', 'skipped', 'canceled', 'waiting']),
+    status: z.enum(NODE_STATUSES),
     attempt: z.number().int(),
     startedAt: iso,
     finishedAt: iso,
