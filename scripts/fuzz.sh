@@ -95,21 +95,58 @@ log "fuzz: schemathesis $SCHEMATHESIS_VERSION, every operation, ≤ $MAX_EXAMPLE
 # Revoking keys goes last, on its own: earlier, stateful tests would revoke the key they test with
 # (GET /api-keys lists it) and every later request would be a 401.
 REVOKE=ApiKeys_revoke
-fuzz() { # budget in seconds, then schemathesis arguments…
-  local budget=$1; shift
+# Schemathesis's own output (pytest-shaped closing lines and all) goes to $REPORTS/schemathesis.log and
+# its run report to $REPORTS/schemathesis-<run>.json; this script prints one line per run, read from
+# that report, and on a failure each failing case with the curl line that reproduces it.
+REPORTS=${MCPFLOW_REPORTS_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/mcpflow-fuzz-report.XXXXXX")}
+mkdir -p "$REPORTS"
+: >"$REPORTS/schemathesis.log"
+log "fuzz: Schemathesis's whole report: $REPORTS/schemathesis.log"
+fuzz() { # run name, budget in seconds, then schemathesis arguments…
+  local name=$1 budget=$2 status
+  shift 2
+  local report="$REPORTS/schemathesis-$name.json"
+  printf '\n── %s ──\n' "$name" >>"$REPORTS/schemathesis.log"
   # From the scratch folder: Schemathesis keeps state (.schemathesis/) in its working directory.
   (cd "$WORK" && timeout --signal=TERM $((budget * 2)) "$VENV/bin/st" run "http://127.0.0.1:$PORT/openapi.json" \
     --header "Authorization: Bearer $KEY" --checks "$CHECKS" --max-examples "$MAX_EXAMPLES" --max-time "$budget" \
-    --workers "$WORKERS" --request-timeout 20 --generation-database none --no-color "${SEED_ARGS[@]}" "$@") 2>&1 | tee -a "$WORK/st.log"
-  return "${PIPESTATUS[0]}"
+    --workers "$WORKERS" --request-timeout 20 --generation-database none --no-color "${SEED_ARGS[@]}" \
+    --report json --report-json-path "$report" "$@") >>"$REPORTS/schemathesis.log" 2>&1
+  status=$?
+  summarize_run "$name" "$report" "$status"
+  [ "$status" -eq 0 ] || failing_cases "$REPORTS/schemathesis.log" "$name"
+  return "$status"
+}
+summarize_run() { # run name, its JSON report, exit status → one line
+  node -e '
+    const fs = require("node:fs");
+    const [name, file, status] = process.argv.slice(1);
+    if (!fs.existsSync(file)) { console.log(`fuzz ${name}: no report (exit ${status})`); process.exit(0); }
+    const r = JSON.parse(fs.readFileSync(file, "utf8"));
+    const phases = Object.entries(r.phases).map(([phase, p]) => `${phase} ${p.status}`).join(", ");
+    const failures = r.failures.reduce((sum, f) => sum + f.count, 0);
+    const warnings = Object.values(r.warnings).reduce((sum, list) => sum + list.length, 0);
+    console.log(`fuzz ${name}: ${r.operations.tested}/${r.operations.selected} operations, ${r.test_cases.generated} test cases, ` +
+      `${failures} failures, ${r.errors.length} errors, ${warnings} warnings (${phases}; ${r.running_time.toFixed(1)} s)`);
+  ' "$1" "$2" "$3"
+}
+failing_cases() { # the whole log, the run name → its FAILURES section, without the banner lines
+  awk -v run="── $2 ──" '
+    $0 == run { inside = 1; next }
+    /^── .* ──$/ { inside = 0 }
+    inside && /^=+ FAILURES =+$/ { show = 1; next }
+    inside && /^=+ [A-Z]+ =+$/ { show = 0 }
+    inside && show { gsub(/^_+ | _+$/, ""); print "    " $0 }
+  ' "$1" | head -n 150
 }
 # The key-in-path MCP routes (/mcp/{id}/key/{key}…) are off here (MCP_KEY_IN_PATH): each answers 404 to
 # anything, so fuzzing them tests nothing.
-fuzz "$MAX_SECONDS" --exclude-operation-id "$REVOKE" --exclude-path-regex '/key/'
+fuzz every-operation "$MAX_SECONDS" --exclude-operation-id "$REVOKE" --exclude-path-regex '/key/'
 status=$?
-fuzz 20 --include-operation-id "$REVOKE" || status=1
+fuzz revoke-key 20 --include-operation-id "$REVOKE" || status=1
 if grep -q -i -E 'unhandled|internal' "$WORK/api.log"; then
   log "fuzz: the API logged faults:"; grep -i -E 'unhandled|internal' "$WORK/api.log" | tail -n 20 >&2
 fi
-[ "$status" -eq 0 ] && log "fuzz: no failure" || log "fuzz: schemathesis failed (exit $status)"
+[ "$status" -eq 0 ] && echo "fuzz: no failure; Schemathesis's report: $REPORTS/schemathesis.log" ||
+  echo "fuzz: Schemathesis found failures (exit $status); its report: $REPORTS/schemathesis.log"
 exit "$status"

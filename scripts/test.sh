@@ -6,6 +6,10 @@
 # unit tests, e2e tests, a short chaos run (scripts/chaos). Every step runs; any failure fails.
 # With arguments (`scripts/dev.sh test <jest path pattern>…`) only the build and the matching unit
 # and e2e tests run: the quick loop while working on one part.
+# The log is one line per step (✓/✗, seconds, what the step reports); each step's whole output goes to
+# <work dir>/reports/<step>.log (Schemathesis's report to reports/schemathesis.log), a folder that is
+# kept after the run and named at its start. A failed step also prints the end of its output. The last
+# line is always `tests: N passed, N failed, N skipped`.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -29,13 +33,16 @@ BACKEND=${MCPFLOW_FERRETDB_BACKEND:-postgresql}
 [ -z "${MONGO_URL:-}" ] && [ "$BACKEND" = postgresql ] && ensure_postgres
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/mcpflow-test.XXXXXX")
+# Kept after the run: the whole output of every step (the log shows one line each).
+export MCPFLOW_REPORTS_DIR="$WORK/reports"
+mkdir -p "$MCPFLOW_REPORTS_DIR"
 PIDS=()
 cleanup() {
   local pid
   for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   stop_postgres "$WORK/postgres"
-  rm -rf "$WORK"
+  find "$WORK" -mindepth 1 -maxdepth 1 ! -name reports -exec rm -rf {} +
 }
 trap cleanup EXIT
 
@@ -70,12 +77,45 @@ REDIS_SERVER_BIN=$(command -v redis-server)
 export NODE_ENV=test LOG_LEVEL=${LOG_LEVEL:-silent}
 set +e
 
+log "each step's whole output: $MCPFLOW_REPORTS_DIR/<step>.log"
+
+# What a step reports in one line: the Jest runs their counts, madge its verdict, any other step the
+# last line it printed (tsc, ESLint and Prettier print nothing when all is well), the fuzzer a line per
+# Schemathesis run (operations, test cases, failures, phases) read from its JSON report.
+summary_of() { # step name, its output file
+  case $1 in
+    unit | e2e)
+      node -e '
+        const fs = require("node:fs");
+        if (!fs.existsSync(process.argv[1])) process.exit(0);
+        const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+        const failed = r.numFailedTests + r.numRuntimeErrorTestSuites;
+        console.log(`${r.numPassedTests} passed, ${failed} failed, ${r.numPendingTests} skipped in ${r.numTotalTestSuites} files`);
+      ' "$WORK/$1.json" ;;
+    import-cycles) grep -o -E 'No circular dependency found|Found [0-9]+ circular dependenc[a-z]+' "$2" | tail -n 1 ;;
+    fuzz) { grep -E '^fuzz [a-z-]+: ' "$2"; echo "report: $MCPFLOW_REPORTS_DIR/schemathesis.log"; } | paste -s -d ';' | sed 's/;/; /g' ;;
+    *) grep -v -E '^[[:space:]]*$' "$2" | tail -n 1 | cut -c1-240 ;;
+  esac
+}
+
 FAILED=()
 step() { # name, command…
   local name=$1; shift
-  log "── $name"
-  local start=$SECONDS
-  if "$@"; then log "✓ $name ($((SECONDS - start)) s)"; else log "✗ $name ($((SECONDS - start)) s)"; FAILED+=("$name"); fi
+  local out="$MCPFLOW_REPORTS_DIR/$name.log" start=$SECONDS status summary
+  "$@" >"$out" 2>&1
+  status=$?
+  summary=$(summary_of "$name" "$out")
+  if [ "$status" -eq 0 ]; then
+    log "✓ $name ($((SECONDS - start)) s)${summary:+ — $summary}"
+  else
+    log "✗ $name ($((SECONDS - start)) s)${summary:+ — $summary}; the end of $out:"
+    if grep -q 'Summary of all failing tests' "$out"; then
+      sed -n '/Summary of all failing tests/,$p' "$out" | head -n 200 | sed 's/^/    /' >&2
+    else
+      tail -n 60 "$out" | sed 's/^/    /' >&2
+    fi
+    FAILED+=("$name")
+  fi
 }
 
 JEST=(node --experimental-vm-modules --no-warnings=ExperimentalWarning node_modules/jest/bin/jest.js)

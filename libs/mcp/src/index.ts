@@ -20,14 +20,16 @@ export type {
   NormalizedToolResult,
   PendingInput,
   ProgressUpdate,
+  RequestedTransport,
   ResolvedTransport,
   ServerInfo,
+  TargetKind,
   ToolSnapshot,
   TransportMode,
   TypedField,
   ValueType,
 } from './types.js';
-export { HTTP_TRANSPORTS, TRANSPORT_MODES, isHttpTransport } from './types.js';
+export { HTTP_TRANSPORTS, REQUESTED_TRANSPORTS, TARGET_KINDS, TRANSPORTS, TRANSPORT_MODES, isHttpTransport } from './types.js';
 export { McpError, McpErrorCode, isMcpError, type ArgumentError, type McpErrorDetails } from './errors.js';
 export { connectMcp, listToolset, type ToolsetListing } from './connect.js';
 export { terminateSession, type SessionTermination, type TerminateSessionOptions } from './client/terminate-session.js';

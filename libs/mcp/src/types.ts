@@ -26,7 +26,15 @@ export type HttpTransport = (typeof HTTP_TRANSPORTS)[number];
 /** What a toolset may ask for: one HTTP transport, or `auto` (Streamable HTTP, then SSE). */
 export const TRANSPORT_MODES = ['auto', ...HTTP_TRANSPORTS] as const;
 export type TransportMode = (typeof TRANSPORT_MODES)[number];
-export type ResolvedTransport = HttpTransport | 'stdio';
+/** Every transport a session speaks: the HTTP ones, and stdio (a local process). */
+export const TRANSPORTS = [...HTTP_TRANSPORTS, 'stdio'] as const;
+export type ResolvedTransport = (typeof TRANSPORTS)[number];
+/** What a toolset asks for: a transport mode, or stdio for a local command. */
+export const REQUESTED_TRANSPORTS = [...TRANSPORT_MODES, 'stdio'] as const;
+export type RequestedTransport = (typeof REQUESTED_TRANSPORTS)[number];
+/** What a target is: a server by URL, or a local command. */
+export const TARGET_KINDS = ['http', 'stdio'] as const;
+export type TargetKind = (typeof TARGET_KINDS)[number];
 
 export function isHttpTransport(transport: string): transport is HttpTransport {
   return (HTTP_TRANSPORTS as readonly string[]).includes(transport);

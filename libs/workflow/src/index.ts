@@ -5,7 +5,8 @@
 // Engine: contract types and ports
 export type * from './engine/types.js';
 export type { ExecutionRecord, RunStore, InMemoryRunStore } from './engine/run-store.js';
-export type { RunEvent, RunOutcome, RunStats, RunStatus, RunError } from './engine/run-events.js';
+export type { RunEvent, RunOutcome, RunStats, RunError } from './engine/run-events.js';
+export * from './engine/statuses.js';
 export type { RedactInputs } from './engine/execution-record.js';
 
 // Engine: validation and the run loop

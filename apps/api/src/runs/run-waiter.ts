@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isFinishedRunStatus } from '#workflow';
 import { RunRepository, toRunView, type RunStreamEvent, type RunView } from '#workflow/nest';
 import { RunEventsHub } from './run-events-hub.js';
 
@@ -12,7 +13,7 @@ export interface RunWatch {
 }
 
 export function isTerminal(run: Pick<RunView, 'status'> | undefined): boolean {
-  return run !== undefined && run.status !== 'queued' && run.status !== 'running' && run.status !== 'waiting';
+  return run !== undefined && isFinishedRunStatus(run.status);
 }
 
 /** Finished, or waiting for input (which may take days): nothing more happens until someone acts. */

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { connectMcp, validateArguments } from '#mcp';
+import { connectMcp, McpErrorCode, validateArguments } from '#mcp';
 import {
   Metrics,
   ToolCallRepository,
@@ -62,7 +62,7 @@ export class CallTool {
       try {
         const result = await mcp.callTool(toolName, args, { signal, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema });
         const durationMs = Date.now() - at.getTime();
-        await usage(durationMs, result.isError ? 'MCP_TOOL_ERROR' : undefined);
+        await usage(durationMs, result.isError ? McpErrorCode.TOOL_ERROR : undefined);
         return { tool: toolName, ...result, transport: connection.resolvedTransport, durationMs };
       } finally {
         await mcp.close();

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { TargetKind } from '#mcp';
 import { ApiError } from '../common/api-errors.js';
 import { CreateToolset, PreviewToolset } from './create-toolset.js';
 import { importEntry, type ImportToolsetsBody } from './dto/toolset-import.js';
@@ -26,7 +27,7 @@ const REASON_BY_CODE: Record<string, ImportFailureReason> = {
 };
 
 export type ImportItem =
-  | { name: string; status: 'created' | 'valid'; toolsetId?: string; kind: 'http' | 'stdio'; transport: string; toolCount: number }
+  | { name: string; status: 'created' | 'valid'; toolsetId?: string; kind: TargetKind; transport: string; toolCount: number }
   | { name: string; status: 'failed'; reason: ImportFailureReason; code: string; message: string; errors?: ConnectionProblem[] };
 
 export interface ImportAnswer {

@@ -1,3 +1,4 @@
+import type { TargetKind } from '#mcp';
 import type { Principal } from '../api-keys/api-key-authenticator.js';
 import { ApiError } from '../common/api-errors.js';
 
@@ -18,7 +19,7 @@ export function requesterOf(principal: Principal): Requester {
  * is started — and before the operator's allow-list is consulted, so such a key cannot probe it.
  * `path`: where the refusal points in a body (a create body's `/command`); none for a stored toolset.
  */
-export function refuseStdioUnlessAdmin(kind: 'http' | 'stdio' | undefined, requester: Requester, path?: string): void {
+export function refuseStdioUnlessAdmin(kind: TargetKind | undefined, requester: Requester, path?: string): void {
   if (kind !== 'stdio' || requester.admin) return;
   const message = 'Only an admin key may start a local (stdio) MCP server';
   throw new ApiError('STDIO_ADMIN_REQUIRED', message, path === undefined ? undefined : [{ path, code: 'STDIO_ADMIN_REQUIRED', message }]);

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { listToolset, type McpTarget } from '#mcp';
+import { listToolset, type McpTarget, type TargetKind } from '#mcp';
 import { StdioRefusedError, ToolsetTargets, connectionSecrets, type ConnectionSpec, type ToolsetListingInput } from '#workflow/nest';
 import { ApiError } from '../common/api-errors.js';
 import { connectionFailure } from './toolset-errors.js';
 import { refuseStdioUnlessAdmin, type Requester } from './requester.js';
 
 /** Where a connection problem points in a create body: the URL, or the command of a local server. */
-export function connectionPath(spec: { kind?: 'http' | 'stdio' }): string {
+export function connectionPath(spec: { kind?: TargetKind }): string {
   return spec.kind === 'stdio' ? '/command' : '/url';
 }
 

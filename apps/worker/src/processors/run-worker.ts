@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { Worker, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import {
   APP_CONFIG,
   RUN_JOB_ATTEMPTS,
@@ -9,6 +9,7 @@ import {
   type AppConfig,
   type RunJobData,
 } from '#workflow/nest';
+import { ENGINE_ERROR_CODES } from '#workflow';
 import { RunProcessor } from './run.processor.js';
 import { ActiveRuns } from '../runs/active-runs.js';
 import { RunEventsPublisher } from '../runs/run-events-publisher.js';
@@ -65,16 +66,22 @@ export class RunWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     }
   }
 
-  /** The job will not be tried again (attempts used up, or stalled too often): the run fails, and the sessions its worker left open end. */
+  /**
+   * The job will not be tried again (attempts used up, or stalled too often): the run fails, and the
+   * sessions its worker left open end. BullMQ fails a job that stalled more than `maxStalledCount`
+   * times with its `UnrecoverableError` when a worker next takes it (the job's `deferredFailure`);
+   * our processor never throws one, so that is the lost-worker case, told by type, not by message.
+   */
   private async onJobFailed(job: Job<RunJobData> | undefined, error: Error): Promise<void> {
     if (!job) return;
-    const exhausted = job.attemptsMade >= (job.opts.attempts ?? RUN_JOB_ATTEMPTS) || /stalled more than/i.test(error.message);
+    const workerLost = error instanceof UnrecoverableError;
+    const exhausted = workerLost || job.attemptsMade >= (job.opts.attempts ?? RUN_JOB_ATTEMPTS);
     if (!exhausted) {
       this.logger.warn({ err: error, runId: job.data.runId, attempt: job.attemptsMade }, 'run attempt failed; BullMQ retries it');
       return;
     }
     try {
-      const code = /stalled/i.test(error.message) ? 'RUN_WORKER_LOST' : 'RUN_WORKER_FAILED';
+      const code = workerLost ? ENGINE_ERROR_CODES.runWorkerLost : ENGINE_ERROR_CODES.runWorkerFailed;
       const failed = await this.runs.failActive(job.data.runId, { code, message: error.message.slice(0, 1000) });
       if (failed) {
         await this.sessions.endLeftovers(failed);

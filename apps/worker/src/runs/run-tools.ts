@@ -202,7 +202,7 @@ export class PooledToolInvoker implements ToolInvoker {
         details: { ...details, ...(elicitations.length > 0 && { elicitations }) },
       });
     }
-    outcome(result.isError ? 'MCP_TOOL_ERROR' : undefined);
+    outcome(result.isError ? McpErrorCode.TOOL_ERROR : undefined);
     return {
       isError: result.isError,
       ...(result.structuredContent !== undefined && { structuredContent: result.structuredContent }),

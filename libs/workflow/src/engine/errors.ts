@@ -1,6 +1,7 @@
 /**
  * Codes of run and node failures produced by the engine and by its host (the worker, the run store):
- * the one place they are spelled. Errors raised by ports keep their own code (e.g. `MCP_TIMEOUT`).
+ * the one place they are spelled. Errors raised by ports keep their own code (e.g. `MCP_TIMEOUT`,
+ * `MCP_TOOL_ERROR`: libs/mcp's `McpErrorCode`).
  */
 export const ENGINE_ERROR_CODES = {
   workflowInvalid: 'WORKFLOW_INVALID',
@@ -10,12 +11,15 @@ export const ENGINE_ERROR_CODES = {
   runDeadlineExceeded: 'RUN_DEADLINE_EXCEEDED',
   runRecoveryExhausted: 'RUN_RECOVERY_EXHAUSTED',
   runWorkerFailed: 'RUN_WORKER_FAILED',
+  /** The run's job stalled (its worker died) more often than `RUN_MAX_STALLED_COUNT`. */
+  runWorkerLost: 'RUN_WORKER_LOST',
+  /** The run store refused a write the run cannot go on without (the host retries the job). */
+  runStoreFailed: 'RUN_STORE_FAILED',
   workflowVersionNotFound: 'WORKFLOW_VERSION_NOT_FOUND',
   runCanceled: 'RUN_CANCELED',
   /** A tool asked for input and its node pauses the run for it (`elicitation: "pause"`): the node waits, it did not fail. */
   inputRequired: 'INPUT_REQUIRED',
   maxNodeExecutions: 'MAX_NODE_EXECUTIONS',
-  mcpToolError: 'MCP_TOOL_ERROR',
   /**
    * A takeover found the node's tool call recorded as about to be sent and no outcome: it may have
    * run. Resent only when the node's retry policy or the tool's `idempotentHint` allows; else this.

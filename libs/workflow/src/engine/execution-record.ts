@@ -1,7 +1,8 @@
 import type { EngineLimits } from './limits.js';
 import { capForLog, jsonByteLength } from './output-cap.js';
 import type { ExecutionRecord } from './run-store.js';
-import type { NodeDefinition, NodeErrorInfo, NodeStatus } from './types.js';
+import type { NodeStatus } from './statuses.js';
+import type { NodeDefinition, NodeErrorInfo } from './types.js';
 
 /** Host hook applied to resolved inputs before they are logged (secrets out). */
 export type RedactInputs = (inputs: Record<string, unknown>, node: NodeDefinition) => Record<string, unknown>;

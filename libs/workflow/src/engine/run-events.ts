@@ -1,7 +1,5 @@
 import type { ExecutionRecord } from './run-store.js';
-
-/** `waiting`: nothing more could run while some node waits for input; the host stores it and resumes the run later. */
-export type RunStatus = 'succeeded' | 'failed' | 'canceled' | 'waiting';
+import type { RunOutcomeStatus } from './statuses.js';
 
 export interface RunError {
   code: string;
@@ -21,7 +19,8 @@ export interface RunStats {
 }
 
 export interface RunOutcome {
-  status: RunStatus;
+  /** `waiting`: nothing more could run while some node waits for input; the host stores it and resumes the run later. */
+  status: RunOutcomeStatus;
   /** The inputs of the `end` node(s) that ran; `{}` when none did. */
   outputs: Record<string, unknown>;
   error?: RunError;

@@ -1,4 +1,5 @@
-import type { NodeErrorInfo, NodeStatus } from './types.js';
+import type { NodeStatus } from './statuses.js';
+import type { NodeErrorInfo } from './types.js';
 
 /**
  * One node execution, as logged (SPEC §4 log item) and as needed to resume a run.

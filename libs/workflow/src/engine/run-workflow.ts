@@ -89,7 +89,7 @@ class WorkflowRun {
       await this.drive();
       this.noteSideEffectsOver();
     } catch (storeFailure) {
-      this.stop(toEngineError(storeFailure, 'RUN_STORE_FAILED'), false);
+      this.stop(toEngineError(storeFailure, ENGINE_ERROR_CODES.runStoreFailed), false);
       await Promise.allSettled(this.inFlight.values());
       throw storeFailure;
     } finally {

@@ -131,7 +131,6 @@ export interface Clock {
 }
 
 /** `waiting`: the node paused the run for input (its call ended `INPUT_REQUIRED`); it executes again on resume. */
-export type NodeStatus = 'succeeded' | 'failed' | 'skipped' | 'canceled' | 'waiting';
 
 export interface NodeErrorInfo {
   code: string;

@@ -1,3 +1,4 @@
+import { McpErrorCode } from '#mcp';
 import { ENGINE_ERROR_CODES, EngineError } from '../engine/errors.js';
 import type {
   ElicitationPolicy,
@@ -159,7 +160,7 @@ export const mcpToolNode: NodeExecutor = {
     };
     if (result.isError) {
       const message = result.text.trim() === '' ? `tool "${ref.tool}" reported an error` : result.text.slice(0, 1000);
-      throw new EngineError(ENGINE_ERROR_CODES.mcpToolError, message, { details });
+      throw new EngineError(McpErrorCode.TOOL_ERROR, message, { details });
     }
     return { outputs: toOutputs(result), details };
   },

@@ -1,5 +1,5 @@
 import { Schema, type Types } from 'mongoose';
-import type { NodeStatus } from '../engine/types.js';
+import type { NodeStatus } from '../engine/statuses.js';
 
 export const NODE_EXECUTION_MODEL = 'NodeExecution';
 

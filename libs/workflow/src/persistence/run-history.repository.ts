@@ -3,7 +3,8 @@ import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, Types, type Model, type mongo } from 'mongoose';
 import { NODE_EXECUTION_MODEL, type NodeExecutionDoc } from './node-execution.schema.js';
 import { RUN_MCP_SESSION_MODEL, type RunMcpSessionRecordDoc } from './run-session.schema.js';
-import { FINISHED_RUN_STATUSES, RUN_MODEL, type RunDoc, type RunDocStatus } from './run.schema.js';
+import { FINISHED_RUN_STATUSES, isFinishedRunStatus, type RunStatus } from '../engine/statuses.js';
+import { RUN_MODEL, type RunDoc } from './run.schema.js';
 
 /** Whichever limit is reached first prunes a run; 0 = no limit on that side. */
 export interface RetentionPolicy {
@@ -26,7 +27,7 @@ export interface PruneResult {
   complete: boolean;
 }
 
-export type DeleteRunOutcome = { deleted: true } | { deleted: false; status?: RunDocStatus };
+export type DeleteRunOutcome = { deleted: true } | { deleted: false; status?: RunStatus };
 
 const DEFAULT_BATCH = 100;
 const DEFAULT_BUDGET_MS = 20_000;
@@ -67,7 +68,7 @@ export class RunHistoryRepository {
     if (!isValidObjectId(id)) return { deleted: false };
     const run = await this.runs.findById(id, { status: 1 }).lean();
     if (!run) return { deleted: false };
-    if (!FINISHED_RUN_STATUSES.includes(run.status)) return { deleted: false, status: run.status };
+    if (!isFinishedRunStatus(run.status)) return { deleted: false, status: run.status };
     await this.purge([run._id]);
     return { deleted: true };
   }

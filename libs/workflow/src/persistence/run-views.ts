@@ -1,14 +1,15 @@
 import type { ExecutionRecord } from '../engine/run-store.js';
-import type { NodeErrorInfo, NodeStatus } from '../engine/types.js';
+import type { NodeErrorInfo } from '../engine/types.js';
+import type { NodeStatus, RunStatus } from '../engine/statuses.js';
 import { fromJsonText } from './json-field.js';
-import type { RunDoc, RunDocStatus, RunErrorDoc, RunSource, RunStatsDoc } from './run.schema.js';
+import type { RunDoc, RunErrorDoc, RunSource, RunStatsDoc } from './run.schema.js';
 
 /** `GET /runs/:id` (SPEC §4), also the payload of the `run.finished` event. */
 export interface RunView {
   id: string;
   workflowId: string;
   version: number;
-  status: RunDocStatus;
+  status: RunStatus;
   inputs: Record<string, unknown>;
   outputs: Record<string, unknown> | null;
   error: RunErrorDoc | null;

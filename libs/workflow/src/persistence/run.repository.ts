@@ -8,15 +8,8 @@ import { toFinalExecutions } from './node-execution.repository.js';
 import { toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 import { findPage, type Page, type PageRequest } from './paging.js';
-import {
-  ACTIVE_RUN_STATUSES,
-  RUN_MODEL,
-  type RunDoc,
-  type RunDocStatus,
-  type RunErrorDoc,
-  type RunSource,
-  type RunStatsDoc,
-} from './run.schema.js';
+import { ACTIVE_RUN_STATUSES, isActiveRunStatus, type FinishedRunStatus, type RunStatus } from '../engine/statuses.js';
+import { RUN_MODEL, type RunDoc, type RunErrorDoc, type RunSource, type RunStatsDoc } from './run.schema.js';
 import type { InputRequestDoc } from './run-input.js';
 
 export interface NewRun {
@@ -56,7 +49,7 @@ export interface RunPause {
 export type InsertRunResult = { created: true; run: RunDoc } | { created: false; run: RunDoc };
 
 export interface RunCompletion {
-  status: 'succeeded' | 'failed' | 'canceled';
+  status: FinishedRunStatus;
   outputs?: Record<string, unknown>;
   error?: RunErrorDoc;
   stats?: RunStatsDoc;
@@ -109,7 +102,7 @@ export class RunRepository {
   /** Runs newest first, optionally of one workflow and/or in one status. */
   /** `workflowIds` narrows to those workflows (a workflow-limited API key); with `workflowId` too, both must hold. */
   page(
-    filter: { workflowId?: string; workflowIds?: readonly string[]; status?: RunDocStatus; triggeredBy?: string },
+    filter: { workflowId?: string; workflowIds?: readonly string[]; status?: RunStatus; triggeredBy?: string },
     page: PageRequest,
   ): Promise<Page<RunDoc>> {
     const workflowIds =
@@ -277,7 +270,7 @@ export class RunRepository {
   async failActive(id: Types.ObjectId | string, error: RunErrorDoc): Promise<RunDoc | undefined> {
     // By `_id` alone (guarded-update.ts), then `claims` guards the write like a version number.
     const current = await this.runs.findById(id).lean();
-    if (!current || !ACTIVE_RUN_STATUSES.includes(current.status)) return undefined;
+    if (!current || !isActiveRunStatus(current.status)) return undefined;
     const fields = terminalFields(current, { status: 'failed', error, finishedAt: new Date() });
     return this.guarded.apply(
       current._id,

@@ -1,14 +1,8 @@
 import { Schema, type Types } from 'mongoose';
+import { RUN_STATUSES, type RunStatus } from '../engine/statuses.js';
 import type { InputRequestDoc } from './run-input.js';
 
 export const RUN_MODEL = 'Run';
-
-/** `waiting`: paused until someone answers a tool's request for input (`POST /runs/:id/input`); no worker holds it. */
-export const RUN_STATUSES = ['queued', 'running', 'waiting', 'succeeded', 'failed', 'canceled'] as const;
-export type RunDocStatus = (typeof RUN_STATUSES)[number];
-export const ACTIVE_RUN_STATUSES: readonly RunDocStatus[] = ['queued', 'running'];
-/** The only statuses a run never leaves: retention and `DELETE /runs/:id` touch these and nothing else. */
-export const FINISHED_RUN_STATUSES: readonly RunDocStatus[] = ['succeeded', 'failed', 'canceled'];
 
 export interface RunErrorDoc {
   code: string;
@@ -37,7 +31,7 @@ export interface RunDoc {
   _id: Types.ObjectId;
   workflowId: Types.ObjectId;
   version: number;
-  status: RunDocStatus;
+  status: RunStatus;
   /** JSON text (see json-field.ts). */
   inputs: string;
   /** The secret inputs (inputSchema `writeOnly` / `format: "password"`), sealed JSON; `inputs` holds `***` for them. */

@@ -1,27 +1,19 @@
-import type { ServerInfo, ToolSnapshot } from '#mcp';
-import type {
-  ResolvedHttpTransport,
-  ResolvedToolsetTransport,
-  StdioProcessMode,
-  StoredHealth,
-  ToolsetDocument,
-  ToolsetKind,
-  TransportMode,
-} from './toolset.schema.js';
+import type { HttpTransport, RequestedTransport, ResolvedTransport, ServerInfo, TargetKind, ToolSnapshot, TransportMode } from '#mcp';
+import type { StdioProcessMode, StoredHealth, ToolsetDocument } from './toolset.schema.js';
 
 /** What the toolset repository hands out and takes: summaries, records, connections, changes. */
 
 /** What a listing of the server produced (libs/mcp `listToolset`). */
 export interface ToolsetListingInput {
   serverInfo: ServerInfo;
-  transport: ResolvedToolsetTransport;
+  transport: ResolvedTransport;
   tools: ToolSnapshot[];
 }
 
 /** A toolset without its tools and without any header value. */
 export interface ToolsetSummary {
   id: string;
-  kind: ToolsetKind;
+  kind: TargetKind;
   name: string;
   /** http toolsets only. */
   url?: string;
@@ -31,8 +23,8 @@ export interface ToolsetSummary {
   args?: string[];
   envNames?: string[];
   process?: StdioProcessMode;
-  transport: TransportMode | 'stdio';
-  resolvedTransport: ResolvedToolsetTransport;
+  transport: RequestedTransport;
+  resolvedTransport: ResolvedTransport;
   timeoutMs?: number;
   refreshIntervalMs?: number;
   serverInfo: ServerInfo;
@@ -61,7 +53,7 @@ export interface HttpToolsetConnection extends ConnectionCommon {
   url: string;
   headers: Record<string, string>;
   transport: TransportMode;
-  resolvedTransport: ResolvedHttpTransport;
+  resolvedTransport: HttpTransport;
   /** The revision the server spoke at the last listing: connects try its path first. */
   protocolVersion?: string;
 }
@@ -83,7 +75,7 @@ export type ToolsetConnection = HttpToolsetConnection | StdioToolsetConnection;
 
 /** The values a connection holds that are secrets (header or env values): scrubbed from error messages. */
 export function connectionSecrets(connection: {
-  kind?: ToolsetKind;
+  kind?: TargetKind;
   headers?: Record<string, string>;
   env?: Record<string, string>;
 }): string[] {

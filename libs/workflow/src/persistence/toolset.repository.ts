@@ -1,3 +1,4 @@
+import type { HttpTransport } from '#mcp';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, type Model } from 'mongoose';
@@ -15,14 +16,7 @@ import {
   type ToolsetSummary,
   type ToolsetUpdateOutcome,
 } from './toolset-records.js';
-import {
-  TOOLSET_MODEL,
-  type ResolvedHttpTransport,
-  type StoredHealth,
-  type StoredHeader,
-  type ToolsetDocument,
-  type TransportMode,
-} from './toolset.schema.js';
+import { TOOLSET_MODEL, type StoredHealth, type StoredHeader, type ToolsetDocument, type TransportMode } from './toolset.schema.js';
 
 /** Reads and writes toolsets; the only place header values are sealed and opened. */
 @Injectable()
@@ -197,7 +191,7 @@ export class ToolsetRepository {
             headers: this.open(doc.headers),
             // Only stdio documents hold 'stdio' in these two fields.
             transport: doc.transport as TransportMode,
-            resolvedTransport: doc.resolvedTransport as ResolvedHttpTransport,
+            resolvedTransport: doc.resolvedTransport as HttpTransport,
           };
     if (typeof doc.timeoutMs === 'number') connection.timeoutMs = doc.timeoutMs;
     const protocolVersion = doc.serverInfo?.protocolVersion;

@@ -1,5 +1,13 @@
 import { Schema, type Types } from 'mongoose';
-import { HTTP_TRANSPORTS, TRANSPORT_MODES, type HttpTransport, type TransportMode } from '#mcp';
+import {
+  REQUESTED_TRANSPORTS,
+  TARGET_KINDS,
+  TRANSPORTS,
+  type RequestedTransport,
+  type ResolvedTransport,
+  type TargetKind,
+  type TransportMode,
+} from '#mcp';
 
 /**
  * A toolset: one MCP server — by URL (`kind: 'http'`, the default of documents written before
@@ -18,13 +26,8 @@ export const TOOLSET_MODEL = 'Toolset';
 export const TOOLSETS_COLLECTION = 'toolsets';
 
 export type { TransportMode };
-/** The HTTP transport a toolset's server answered on. */
-export type ResolvedHttpTransport = HttpTransport;
-export type ToolsetKind = 'http' | 'stdio';
 /** How a worker runs a stdio toolset's server: a process per run (isolated), or one per worker process shared by its runs (fast). */
 export type StdioProcessMode = 'per-run' | 'per-worker';
-/** What a toolset's server spoke at the last listing. */
-export type ResolvedToolsetTransport = ResolvedHttpTransport | 'stdio';
 
 export interface StoredHeader {
   name: string;
@@ -51,7 +54,7 @@ export interface StoredHealth {
 export interface ToolsetDocument {
   _id: Types.ObjectId;
   /** Absent on documents written before stdio toolsets existed: 'http'. */
-  kind?: ToolsetKind;
+  kind?: TargetKind;
   name: string;
   /** http toolsets only. */
   url?: string;
@@ -63,9 +66,10 @@ export interface ToolsetDocument {
   /** stdio toolsets only; absent = 'per-run'. */
   process?: StdioProcessMode;
   /** What the user asked for ('stdio' for stdio toolsets). */
-  transport: TransportMode | 'stdio';
+  transport: RequestedTransport;
   /** What the server spoke at the last listing. */
-  resolvedTransport: ResolvedToolsetTransport;
+  /** What the server spoke at the last listing. */
+  resolvedTransport: ResolvedTransport;
   timeoutMs?: number | null;
   /** Optional periodic refresh of the snapshot (one worker at a time); absent = only on list_changed or by hand. */
   refreshIntervalMs?: number;
@@ -84,7 +88,7 @@ export interface ToolsetDocument {
 
 export const ToolsetSchema = new Schema<ToolsetDocument>(
   {
-    kind: { type: String, required: false, enum: ['http', 'stdio'] },
+    kind: { type: String, required: false, enum: TARGET_KINDS },
     name: { type: String, required: true },
     url: { type: String, required: false },
     headers: { type: [{ _id: false, name: { type: String, required: true }, value: { type: String, required: true } }], default: [] },
@@ -92,8 +96,8 @@ export const ToolsetSchema = new Schema<ToolsetDocument>(
     args: { type: [String], default: undefined },
     env: { type: [{ _id: false, name: { type: String, required: true }, value: { type: String, required: true } }], default: undefined },
     process: { type: String, required: false, enum: ['per-run', 'per-worker'] },
-    transport: { type: String, required: true, enum: [...TRANSPORT_MODES, 'stdio'] },
-    resolvedTransport: { type: String, required: true, enum: [...HTTP_TRANSPORTS, 'stdio'] },
+    transport: { type: String, required: true, enum: REQUESTED_TRANSPORTS },
+    resolvedTransport: { type: String, required: true, enum: TRANSPORTS },
     timeoutMs: { type: Number, required: false },
     refreshIntervalMs: { type: Number, required: false },
     serverInfo: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { isStoredId, RUN_STATUSES } from '#workflow/nest';
+import { RUN_STATUSES } from '#workflow';
+import { isStoredId } from '#workflow/nest';
 
 /** The longest `?wait=` honoured (ms): a longer wait answers like this one (202 if still running). */
 export const MAX_WAIT_MS = 120_000;

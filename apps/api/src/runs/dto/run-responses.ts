@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { RUN_SOURCES, RUN_STATUSES } from '#workflow/nest';
+import { NODE_STATUSES, RUN_STATUSES } from '#workflow';
+import { RUN_SOURCES } from '#workflow/nest';
 
 /** Answers of /runs as zod schemas (OpenAPI document). */
 
@@ -50,7 +51,7 @@ export const logItemSchema = z
     nodeId: z.string(),
     type: z.string(),
     name: z.string().nullable(),
-    status: z.enum(['succeeded', 'failed', 'skipped', 'canceled', 'waiting']),
+    status: z.enum(NODE_STATUSES),
     attempt: z.number().int(),
     startedAt: iso,
     finishedAt: iso,

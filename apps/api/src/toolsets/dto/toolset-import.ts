@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { TransportMode } from '#mcp';
 import { InvalidRequestError, type ProblemDetail } from '../../common/api-errors.js';
 import { parseRequest, pointer } from '../../common/zod-validation.js';
 import { createToolsetBody, type CreateToolsetBody } from './toolset-requests.js';
@@ -50,7 +51,7 @@ export const importToolsetsQuery = z.strictObject({
 const CLIENT_ONLY_FIELDS = ['disabled', 'alwaysAllow', 'autoApprove', 'description'];
 
 /** `type` as the clients write it → our transport; stdio is told by `command`. */
-const HTTP_TYPES: Record<string, 'auto' | 'sse' | 'streamable-http'> = {
+const HTTP_TYPES: Record<string, TransportMode> = {
   http: 'auto',
   sse: 'sse',
   'streamable-http': 'streamable-http',

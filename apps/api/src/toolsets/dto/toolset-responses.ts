@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REQUESTED_TRANSPORTS, TARGET_KINDS, TRANSPORTS } from '#mcp';
 
 /** Answers of /toolsets as zod schemas: they describe the routes in the OpenAPI document. */
 
@@ -38,7 +39,7 @@ const serverInfo = z.object({ name: z.string(), version: z.string(), protocolVer
 const masked = z.record(z.string(), z.literal('***'));
 
 const toolsetFields = {
-  kind: z.enum(['http', 'stdio']),
+  kind: z.enum(TARGET_KINDS),
   name: z.string(),
   url: z.string().optional().meta({ description: 'http toolsets' }),
   headers: masked.optional().meta({ description: 'http toolsets: header names; every value is shown as "***"' }),
@@ -46,8 +47,8 @@ const toolsetFields = {
   args: z.array(z.string()).optional(),
   env: masked.optional().meta({ description: 'stdio toolsets: variable names; every value is shown as "***"' }),
   process: z.enum(['per-run', 'per-worker']).optional(),
-  transport: z.enum(['streamable-http', 'sse', 'stdio']).meta({ description: 'The transport the server spoke at the last listing' }),
-  requestedTransport: z.enum(['auto', 'streamable-http', 'sse', 'stdio']),
+  transport: z.enum(TRANSPORTS).meta({ description: 'The transport the server spoke at the last listing' }),
+  requestedTransport: z.enum(REQUESTED_TRANSPORTS),
   protocolVersion: z.string().meta({ description: 'The MCP revision the server spoke at the last listing' }),
   timeoutMs: z.number().int().nullable(),
   serverInfo,
@@ -103,7 +104,7 @@ export const toolCallSchema = z
     structuredContent: z.unknown().optional(),
     text: z.string(),
     content: z.array(z.looseObject({ type: z.string() })),
-    transport: z.enum(['streamable-http', 'sse', 'stdio']),
+    transport: z.enum(TRANSPORTS),
     durationMs: z.number(),
   })
   .meta({ id: 'ToolCallResult' });
@@ -115,7 +116,7 @@ const importItem = z.discriminatedUnion('status', [
     name: z.string(),
     status: z.enum(['created', 'valid']),
     toolsetId: z.string().optional(),
-    kind: z.enum(['http', 'stdio']),
+    kind: z.enum(TARGET_KINDS),
     transport: z.string(),
     toolCount: z.number().int(),
   }),

@@ -1,13 +1,5 @@
-import type { NormalizedToolResult, ServerInfo, ToolSnapshot } from '#mcp';
-import type {
-  ResolvedToolsetTransport,
-  StdioProcessMode,
-  StoredHealth,
-  ToolsetKind,
-  ToolsetRecord,
-  ToolsetSummary,
-  TransportMode,
-} from '#workflow/nest';
+import type { NormalizedToolResult, RequestedTransport, ResolvedTransport, ServerInfo, TargetKind, ToolSnapshot } from '#mcp';
+import type { StdioProcessMode, StoredHealth, ToolsetRecord, ToolsetSummary } from '#workflow/nest';
 import { MASK } from './toolset-requests.js';
 
 /** Response bodies of /toolsets. Header and env values never appear: every one is shown as "***". */
@@ -27,7 +19,7 @@ export interface ToolView {
 
 export interface ToolsetSummaryView {
   id: string;
-  kind: ToolsetKind;
+  kind: TargetKind;
   name: string;
   /** http toolsets: the server's URL and its headers (values masked). */
   url?: string;
@@ -38,9 +30,9 @@ export interface ToolsetSummaryView {
   env?: Record<string, string>;
   process?: StdioProcessMode;
   /** The transport the server spoke at the last listing. */
-  transport: ResolvedToolsetTransport;
+  transport: ResolvedTransport;
   /** What the toolset asks for (`auto` probes Streamable HTTP, then legacy SSE; `stdio` for local servers). */
-  requestedTransport: TransportMode | 'stdio';
+  requestedTransport: RequestedTransport;
   /** The MCP revision the server spoke at the last listing (`2024-11-05` … `2026-07-28`): its path is tried first. */
   protocolVersion: string;
   timeoutMs: number | null;
@@ -137,6 +129,6 @@ export function toolsetView(toolset: ToolsetRecord): ToolsetView {
 
 export interface ToolCallView extends NormalizedToolResult {
   tool: string;
-  transport: ResolvedToolsetTransport;
+  transport: ResolvedTransport;
   durationMs: number;
 }

@@ -1,3 +1,4 @@
+import { McpErrorCode } from '#mcp';
 import { toEngineError } from '../../engine/errors.js';
 import type { NodeExecutionContext, ToolCallResult } from '../../engine/types.js';
 import { redactArguments } from './redact-arguments.js';
@@ -77,7 +78,7 @@ export async function runToolCall(call: RequestedCall, iteration: number, contex
     Object.assign(record, { isError: result.isError, sessionReused: result.sessionReused, transport: result.transport });
     const value = result.structuredContent ?? result.text;
     if (!result.isError) return finish({ result: value, content: resultContent(result) });
-    record.error = { code: 'MCP_TOOL_ERROR', message: (result.text || `tool "${tool.tool}" reported an error`).slice(0, 1000) };
+    record.error = { code: McpErrorCode.TOOL_ERROR, message: (result.text || `tool "${tool.tool}" reported an error`).slice(0, 1000) };
     return finish({ result: value, content: errorContent({ code: record.error.code, message: result.text || record.error.message }) });
   } catch (thrown) {
     if (signal.aborted) throw thrown;
