@@ -30,7 +30,13 @@ function inputSchemaProblems(schema: Record<string, unknown> | undefined): Probl
   const compiled = compileSchema(schema);
   return compiled.ok
     ? []
-    : [{ path: '/inputSchema', code: 'INVALID_INPUT_SCHEMA', message: `inputSchema does not compile: ${compiled.reason}` }];
+    : [
+        {
+          path: `/inputSchema${compiled.path ?? ''}`,
+          code: 'INVALID_INPUT_SCHEMA',
+          message: `inputSchema does not compile: ${compiled.reason}`,
+        },
+      ];
 }
 
 /** The providers nodes name (their `references`): an unknown one is caught at save time, like an unknown toolset. */
