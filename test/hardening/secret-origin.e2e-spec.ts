@@ -33,7 +33,7 @@ describe('stored secrets stay with the origin they were entered for', () => {
     const created = await api<{ id: string }>(stack.apiUrl, 'POST', '/toolsets', { url: fixture.url, headers: { Authorization: SECRET } });
     expect(created.status).toBe(201);
     toolsetId = created.body.id;
-  });
+  }, 60_000);
   afterAll(async () => {
     await stack?.close();
     await fixture?.close();

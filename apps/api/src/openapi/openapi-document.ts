@@ -26,7 +26,7 @@ const VERBS: Partial<Record<RequestMethod, string>> = {
 
 /** Answers any route can give besides its own: a fault, or (with a body) a body too large or not JSON. */
 const COMMON_ERRORS = { 500: ['INTERNAL_ERROR'] } as const;
-const BODY_ERRORS = { 400: ['MALFORMED_JSON'], 413: ['BODY_TOO_LARGE'] } as const;
+const BODY_ERRORS = { 400: ['MALFORMED_JSON', 'BODY_TOO_DEEP'], 413: ['BODY_TOO_LARGE'] } as const;
 /** What the key guard answers on any route that needs a key (apps/api/src/api-keys/auth.guard.ts). */
 const AUTH_ERRORS = { 401: ['UNAUTHENTICATED'], 403: ['FORBIDDEN'], 429: ['RATE_LIMITED'] } as const;
 const STATUS_TEXT: Record<number, string> = {
