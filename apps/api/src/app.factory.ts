@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestExpressApplication, NestExpressBodyParserOptionsFor } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { Metrics, tracingActive, type AppConfig } from '#workflow/nest';
 import { AppModule } from './app.module.js';
+import { refuseDeepJson } from './common/json-depth.js';
 import type { LogOptions } from './common/logging.js';
 import { requestSpans } from './common/request-spans.js';
 import { httpMetrics } from './metrics/http-metrics.js';
@@ -22,7 +23,9 @@ export async function createApiApp(config: AppConfig, logs: LogOptions = {}): Pr
   app.use(httpMetrics(app.get(Metrics)));
   // Inbound webhooks are signed over their raw bytes: read them as such before the JSON parser would.
   app.use(HOOKS_PATH, hookBodyReader(config.triggers.hookBodyLimitBytes, app.get(Metrics)));
-  app.useBodyParser('json', { limit: config.api.bodyLimitBytes });
+  // `verify` is body-parser's own hook (Nest's option type leaves it out because its rawBody mode sets it; that mode is off here).
+  const jsonOptions = { limit: config.api.bodyLimitBytes, verify: refuseDeepJson } as NestExpressBodyParserOptionsFor<'json'>;
+  app.useBodyParser('json', jsonOptions);
   // The /docs page's viewer, from the npm package: no CDN, so it works on machines without internet.
   const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   app.useStaticAssets(swaggerUi, { prefix: '/docs/assets/', index: false });

@@ -46,3 +46,4 @@ export { compileSchema, dialectOf, type CompiledSchema, type SchemaDialect } fro
 export { createOutboundFetch, type OutboundFetch, type OutboundFetchOptions } from './outbound/outbound-fetch.js';
 export { createOutboundPolicy, type OutboundPolicy, type OutboundPolicyOptions } from './outbound/policy.js';
 export { OutboundBlockedError, findOutboundBlock } from './outbound/errors.js';
+export { originOf, storedSecretsMayFollow } from './outbound/credential-origin.js';

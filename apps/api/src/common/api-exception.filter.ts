@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { BODY_TOO_DEEP_TYPE } from './json-depth.js';
 import { assignRequestId, maskKeyInPath } from './logging.js';
 import { ApiError } from './api-errors.js';
 import { HTTP_STATUS_BY_CODE, statusOfCode } from './error-codes.js';
@@ -77,6 +78,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const down = Object.keys(response.error ?? {});
       return { statusCode, code: 'NOT_READY', message: `Not ready: ${down.join(', ')} down`, ...response };
     }
+    if (isBodyTooDeep(exception.cause)) return { statusCode: 400, code: 'BODY_TOO_DEEP', message: exception.message };
     if (statusCode === 413) return { statusCode, code: 'BODY_TOO_LARGE', message: 'The request body is larger than the limit' };
     // Nest maps body-parser's SyntaxError to a BadRequestException carrying it as the cause.
     if (statusCode === 400 && exception.cause instanceof SyntaxError) {
@@ -86,4 +88,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
     // Nest's "Cannot GET <path>" repeats the path, which may hold an API key (MCP_KEY_IN_PATH).
     return { statusCode, code: codes[statusCode] ?? `HTTP_${statusCode}`, message: maskKeyInPath(exception.message) };
   }
+}
+
+function isBodyTooDeep(cause: unknown): boolean {
+  return typeof cause === 'object' && cause !== null && (cause as { type?: unknown }).type === BODY_TOO_DEEP_TYPE;
 }

@@ -27,6 +27,7 @@ export const HTTP_STATUS_BY_CODE = {
   RUN_NOT_WAITING: 409,
   IDEMPOTENCY_KEY_REUSED: 409,
   BODY_TOO_LARGE: 413,
+  BODY_TOO_DEEP: 400,
   RATE_LIMITED: 429,
   // A dependency is down (common/outages.ts): answered with Retry-After.
   STORE_UNAVAILABLE: 503,

@@ -19,7 +19,7 @@ export const REDACTED_PATHS = [
 
 /** `/mcp/<id>/key/<api key>…` (MCP_KEY_IN_PATH) with the key replaced by `***`, for anything that shows a path. */
 export function maskKeyInPath(path: string): string {
-  return path.replace(/(\/mcp\/[^/?#]*\/key\/)[^/?#]*/g, '$1***');
+  return path.replace(/(\/mcp\/[^/?#]*\/key\/)[^/?#]*/gi, '$1***');
 }
 
 /**

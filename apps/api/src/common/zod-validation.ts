@@ -19,6 +19,21 @@ function toProblems(error: z.ZodError): ProblemDetail[] {
   });
 }
 
+/**
+ * Strings (values and keys) holding NUL (U+0000), with their paths: PostgreSQL, under the store,
+ * cannot hold NUL in text, so they are refused up front instead of failing the write (a 500).
+ */
+export function nulProblems(value: unknown, path: PropertyKey[] = []): ProblemDetail[] {
+  const problem = (at: PropertyKey[]) => ({ path: pointer(at), code: 'NUL_CHARACTER', message: 'must not contain NUL (\\u0000)' });
+  if (typeof value === 'string') return value.includes('\0') ? [problem(path)] : [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => nulProblems(item, [...path, index]));
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, item]) => [
+    ...(key.includes('\0') ? [problem([...path, key])] : []),
+    ...nulProblems(item, [...path, key]),
+  ]);
+}
+
 /** Builds the error for a request part that does not parse; the default is 400 `VALIDATION_FAILED`. */
 export type InvalidRequest = (problems: ProblemDetail[], where: string) => ApiError;
 
@@ -29,6 +44,8 @@ const validationFailed: InvalidRequest = (problems, where) => new InvalidRequest
  * path, and unknown fields are rejected rather than silently dropped (SPEC §6).
  */
 export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, where = 'body', invalid = validationFailed): z.output<S> {
+  const nul = nulProblems(value);
+  if (nul.length) throw invalid(nul, where);
   const result = schema.safeParse(value ?? {});
   if (!result.success) throw invalid(toProblems(result.error), where);
   return result.data;

@@ -24,9 +24,9 @@ const VERBS: Partial<Record<RequestMethod, string>> = {
   [RequestMethod.DELETE]: 'delete',
 };
 
-/** Answers any route can give besides its own: a fault, a dependency down, or (with a body) a body too large or not JSON. */
+/** Answers any route can give besides its own: a fault, a dependency down, or (with a body) a body too large, too deep or not JSON. */
 const COMMON_ERRORS = { 500: ['INTERNAL_ERROR'], 503: ['QUEUE_UNAVAILABLE', 'STORE_UNAVAILABLE'] } as const;
-const BODY_ERRORS = { 400: ['MALFORMED_JSON'], 413: ['BODY_TOO_LARGE'] } as const;
+const BODY_ERRORS = { 400: ['MALFORMED_JSON', 'BODY_TOO_DEEP'], 413: ['BODY_TOO_LARGE'] } as const;
 /** What the key guard answers on any route that needs a key (apps/api/src/api-keys/auth.guard.ts). */
 const AUTH_ERRORS = { 401: ['UNAUTHENTICATED'], 403: ['FORBIDDEN'], 429: ['RATE_LIMITED'] } as const;
 const STATUS_TEXT: Record<number, string> = {

@@ -61,7 +61,7 @@ export class RunsController {
     @Res({ passthrough: true }) res: Response,
     @Caller() caller: Principal,
   ) {
-    return reply(res, await this.startRun.execute(workflowId, body, { idempotencyKey, waitMs: wait, triggeredBy: caller.keyId }));
+    return reply(res, await this.startRun.execute(workflowId, body, { idempotencyKey, waitMs: wait, triggeredBy: caller.keyId }, caller));
   }
 
   @Get('runs')
@@ -138,6 +138,6 @@ export class RunsController {
     @Res({ passthrough: true }) res: Response,
     @Caller() caller: Principal,
   ) {
-    return reply(res, await this.retryRun.execute(id, { idempotencyKey, waitMs: wait, triggeredBy: caller.keyId }));
+    return reply(res, await this.retryRun.execute(id, { idempotencyKey, waitMs: wait, triggeredBy: caller.keyId }, caller));
   }
 }

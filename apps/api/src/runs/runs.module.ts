@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RunQueueProducer, WorkflowStoreModule } from '#workflow/nest';
+import { ReferenceGrants } from '../workflows/reference-grants.js';
 import { AnswerRunInput } from './answer-run-input.js';
 import { CancelRun } from './cancel-run.js';
 import { DeleteRun } from './delete-run.js';
@@ -17,6 +18,7 @@ import { StreamRunEvents } from './stream-run-events.js';
   controllers: [RunsController],
   providers: [
     RunQueueProducer,
+    ReferenceGrants,
     RunEventsHub,
     RunWaiter,
     RunAdmission,

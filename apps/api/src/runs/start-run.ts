@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { SECRET_BOX, splitSecretInputs, WorkflowRepository, type SecretBox } from '#workflow/nest';
+import type { Principal } from '../api-keys/api-key-authenticator.js';
 import { InvalidRequestError, NotFoundError } from '../common/api-errors.js';
+import { ReferenceGrants } from '../workflows/reference-grants.js';
 import type { StartRunBody } from './dto/run-requests.js';
 import { RunAdmission, type StartedRun, type StartRunOptions } from './run-admission.js';
 import { runInputProblems, withDefaults } from './run-inputs.js';
@@ -13,14 +15,22 @@ export class StartRun {
     private readonly workflows: WorkflowRepository,
     private readonly admission: RunAdmission,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
+    private readonly grants: ReferenceGrants,
   ) {}
 
-  async execute(workflowId: string, request: StartRunBody, options: StartRunOptions): Promise<StartedRun> {
+  /** `caller`: the key asking; a workflow-limited one may not run a version that uses toolsets or providers outside its grant. */
+  async execute(
+    workflowId: string,
+    request: StartRunBody,
+    options: StartRunOptions,
+    caller?: Pick<Principal, 'workflows'>,
+  ): Promise<StartedRun> {
     const workflow = await this.workflows.findLive(workflowId);
     if (!workflow) throw new NotFoundError('Workflow', workflowId);
     const versionNumber = request.version ?? workflow.latestVersion;
     const version = await this.workflows.findVersion(workflowId, versionNumber);
     if (!version) throw new NotFoundError('Workflow version', `${workflowId}/${versionNumber}`);
+    await this.grants.refuseRunOutsideGrant(caller, workflowId, version.definition);
     const inputs = withDefaults(version.definition.inputSchema, request.inputs);
     const problems = runInputProblems(version.definition.inputSchema, inputs);
     if (problems.length > 0) throw new InvalidRequestError(problems, 'The run inputs do not match the workflow inputSchema');

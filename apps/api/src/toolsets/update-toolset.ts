@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { storedSecretsMayFollow } from '#mcp';
 import {
   ToolsetRepository,
   type HttpToolsetConnection,
@@ -34,6 +35,26 @@ function resolveHeaders(given: Record<string, string>, stored: Record<string, st
   return Object.fromEntries(
     Object.entries(given).map(([name, value]) => [name, value === MASK ? (storedByLowerName.get(name.toLowerCase()) as string) : value]),
   );
+}
+
+/**
+ * A URL on another origin takes no stored header value along (they were entered for the old origin):
+ * every stored header left out, or given as "***", is refused before anything is sent anywhere.
+ */
+function refuseSecretsOnNewOrigin(
+  storedUrl: string,
+  nextUrl: string,
+  given: Record<string, string> | undefined,
+  stored: Record<string, string>,
+): void {
+  if (storedSecretsMayFollow(storedUrl, nextUrl)) return;
+  const kept = given === undefined ? Object.keys(stored) : Object.keys(given).filter((name) => given[name] === MASK);
+  const problems = kept.map((name) => ({
+    path: pointer(['headers', name]),
+    code: 'SECRET_REQUIRED',
+    message: `The URL moves to another origin: give the value of header "${name}" again (stored secrets stay with the origin they were entered for)`,
+  }));
+  if (problems.length) throw new InvalidRequestError(problems, 'The request body is invalid');
 }
 
 function sameHeaders(a: Record<string, string>, b: Record<string, string>): boolean {
@@ -94,6 +115,7 @@ export class UpdateToolset {
         'The request body is invalid',
       );
     }
+    if (body.url !== undefined) refuseSecretsOnNewOrigin(current.url, body.url, body.headers, current.headers);
     const headers = body.headers === undefined ? current.headers : resolveHeaders(body.headers, current.headers);
     const next = { url: body.url ?? current.url, headers, transport: body.transport ?? current.transport };
     const changes: ToolsetChanges = {

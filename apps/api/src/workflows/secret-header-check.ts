@@ -11,10 +11,13 @@ export async function secretHeaderProblems(
   definition: WorkflowDefinition,
   registry: NodeRegistry,
   toolsets: ToolsetRepository,
+  /** Toolsets the caller may see (a workflow-limited key's grant); undefined = all. */
+  visible?: ReadonlySet<string>,
 ): Promise<ProblemDetail[]> {
   const secret = new Set(secretInputKeys(definition.inputSchema));
   const named = nodeReferencesOf(registry, definition.nodes).filter((reference) => reference.kind === 'toolset');
   const checks = named.map(async ({ id, path }): Promise<ProblemDetail[]> => {
+    if (visible && !visible.has(id)) return [];
     const connection = await toolsets.connectionOf(id).catch(() => undefined);
     if (!connection || connection.kind === 'stdio') return [];
     return headerTemplateInputs(connection.headers)

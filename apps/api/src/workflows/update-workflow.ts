@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { referencesOf, type NodeRegistry } from '#workflow';
 import { McpServerRepository, NODE_REGISTRY, WorkflowRepository } from '#workflow/nest';
+import type { Principal } from '../api-keys/api-key-authenticator.js';
 import { NotFoundError } from '../common/api-errors.js';
 import { ToolListChanges } from '../mcp-servers/tool-list-changes.js';
 import type { WorkflowBody } from './dto/workflow-requests.js';
 import { toWorkflowView } from './dto/workflow-views.js';
+import { ReferenceGrants } from './reference-grants.js';
 import { WorkflowChecker } from './workflow-checker.js';
 
 /** `PUT /workflows/:id`: every change is a new immutable version. */
@@ -16,12 +18,14 @@ export class UpdateWorkflow {
     @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
     private readonly mcpServers: McpServerRepository,
     private readonly toolListChanges: ToolListChanges,
+    private readonly grants: ReferenceGrants,
   ) {}
 
-  /** `actor`: id of the API key asking (the version's `createdBy`, the workflow's `updatedBy`). */
-  async execute(id: string, body: WorkflowBody, actor?: string) {
+  /** `caller`: the API key asking (the version's `createdBy`, the workflow's `updatedBy`; a workflow-limited one keeps to its grant). */
+  async execute(id: string, body: WorkflowBody, caller?: Pick<Principal, 'keyId' | 'workflows'>) {
+    const actor = caller?.keyId;
     if (!(await this.workflows.findLive(id))) throw new NotFoundError('Workflow', id);
-    const definition = await this.checker.require(body);
+    const definition = await this.checker.require(body, await this.grants.of(caller, id));
     const stored = await this.workflows.addVersion(id, definition, referencesOf(this.registry, definition.nodes), actor);
     if (!stored) throw new NotFoundError('Workflow', id);
     // Its MCP tool (schema, description) may have changed: clients of the servers publishing it re-list.

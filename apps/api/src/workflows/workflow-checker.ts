@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { compileSchema } from '#mcp';
-import { nodeReferencesOf, validateWorkflow, type NodeRegistry, type WorkflowDefinition } from '#workflow';
+import { nodeReferencesOf, validateWorkflow, type NodeRegistry, type ToolCatalog, type WorkflowDefinition } from '#workflow';
 import { NODE_REGISTRY, ProviderRepository, ToolsetCatalog, ToolsetRepository } from '#workflow/nest';
 import { ApiError, InvalidRequestError, type ProblemDetail } from '../common/api-errors.js';
 import { parseRequest, type InvalidRequest } from '../common/zod-validation.js';
 import { workflowBodySchema, type WorkflowBody } from './dto/workflow-requests.js';
+import type { ReferenceGrant } from './reference-grants.js';
 import { secretHeaderProblems } from './secret-header-check.js';
 
 /** A workflow body with problems, of shape or of graph: 400 `WORKFLOW_INVALID` (also the body pipe's error). */
@@ -30,7 +31,13 @@ function inputSchemaProblems(schema: Record<string, unknown> | undefined): Probl
   const compiled = compileSchema(schema);
   return compiled.ok
     ? []
-    : [{ path: '/inputSchema', code: 'INVALID_INPUT_SCHEMA', message: `inputSchema does not compile: ${compiled.reason}` }];
+    : [
+        {
+          path: `/inputSchema${compiled.path ?? ''}`,
+          code: 'INVALID_INPUT_SCHEMA',
+          message: `inputSchema does not compile: ${compiled.reason}`,
+        },
+      ];
 }
 
 /** The providers nodes name (their `references`): an unknown one is caught at save time, like an unknown toolset. */
@@ -38,13 +45,23 @@ async function providerProblems(
   definition: WorkflowDefinition,
   registry: NodeRegistry,
   providers: ProviderRepository,
+  grant?: ReferenceGrant,
 ): Promise<ProblemDetail[]> {
   const named = nodeReferencesOf(registry, definition.nodes).filter((reference) => reference.kind === 'provider');
   const checks = named.map(async ({ id, path }): Promise<ProblemDetail[]> => {
-    if (await providers.findById(id)) return [];
+    if ((!grant || grant.providerIds.has(id)) && (await providers.findById(id))) return [];
     return [{ path, code: 'UNKNOWN_PROVIDER', message: `provider "${id}" does not exist` }];
   });
   return (await Promise.all(checks)).flat();
+}
+
+/** A catalog in which the toolsets outside a grant do not exist: "not yours" reads exactly like "absent". */
+function catalogWithin(catalog: ToolCatalog, grant: ReferenceGrant | undefined): ToolCatalog {
+  if (!grant) return catalog;
+  return {
+    getTool: async (toolsetId, tool) => (grant.toolsetIds.has(toolsetId) ? catalog.getTool(toolsetId, tool) : undefined),
+    listTools: async (toolsetId) => (grant.toolsetIds.has(toolsetId) ? catalog.listTools(toolsetId) : undefined),
+  };
 }
 
 /** Every problem of a workflow body: its shape first, then (when the shape holds) graph, types, tools and providers. */
@@ -70,9 +87,12 @@ export class WorkflowChecker {
     return errors.length === 0 ? { definition: parsed as WorkflowDefinition, errors } : { errors };
   }
 
-  /** The definition of a body of the right shape (parsed by the controller), or a 400 `WORKFLOW_INVALID` listing every problem. */
-  async require(body: WorkflowBody): Promise<WorkflowDefinition> {
-    const errors = await this.problemsOf(body);
+  /**
+   * The definition of a body of the right shape (parsed by the controller), or a 400 `WORKFLOW_INVALID` listing every problem.
+   * `grant`: a workflow-limited key's; toolsets and providers outside it are answered as absent.
+   */
+  async require(body: WorkflowBody, grant?: ReferenceGrant): Promise<WorkflowDefinition> {
+    const errors = await this.problemsOf(body, grant);
     if (errors.length > 0) throw workflowInvalid(errors, 'body');
     return body as WorkflowDefinition;
   }
@@ -87,12 +107,12 @@ export class WorkflowChecker {
   }
 
   /** Graph, types, tools, providers and the input schema of a body whose shape holds. */
-  private async problemsOf(parsed: WorkflowBody): Promise<ProblemDetail[]> {
+  private async problemsOf(parsed: WorkflowBody, grant?: ReferenceGrant): Promise<ProblemDetail[]> {
     const definition = parsed as WorkflowDefinition;
     const [issues, unknownProviders, secretHeaders] = await Promise.all([
-      validateWorkflow(definition, { registry: this.registry, catalog: this.catalog }),
-      providerProblems(definition, this.registry, this.providers),
-      secretHeaderProblems(definition, this.registry, this.toolsets),
+      validateWorkflow(definition, { registry: this.registry, catalog: catalogWithin(this.catalog, grant) }),
+      providerProblems(definition, this.registry, this.providers, grant),
+      secretHeaderProblems(definition, this.registry, this.toolsets, grant?.toolsetIds),
     ]);
     return [...inputSchemaProblems(parsed.inputSchema), ...issues, ...unknownProviders, ...secretHeaders];
   }

@@ -62,7 +62,7 @@ export class WorkflowsController {
   @RequireScope('write')
   @WorkflowScoped({ workflowParam: 'id' })
   update(@Param('id') id: string, @Body(workflowBodyPipe) body: WorkflowBody, @Caller() caller: Principal) {
-    return this.updateWorkflow.execute(id, body, caller.keyId);
+    return this.updateWorkflow.execute(id, body, caller);
   }
 
   @Delete(':id')

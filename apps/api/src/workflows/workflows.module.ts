@@ -5,6 +5,7 @@ import { CheckWorkflow } from './check-workflow.js';
 import { CreateWorkflow } from './create-workflow.js';
 import { DeleteWorkflow } from './delete-workflow.js';
 import { FindWorkflows } from './find-workflows.js';
+import { ReferenceGrants } from './reference-grants.js';
 import { UpdateWorkflow } from './update-workflow.js';
 import { WorkflowChecker } from './workflow-checker.js';
 import { WorkflowsController } from './workflows.controller.js';
@@ -12,7 +13,7 @@ import { WorkflowsController } from './workflows.controller.js';
 @Module({
   imports: [WorkflowStoreModule, ToolsetStoreModule, TriggerStoreModule, LlmModule, McpServersModule],
   controllers: [WorkflowsController],
-  providers: [WorkflowChecker, CreateWorkflow, CheckWorkflow, FindWorkflows, UpdateWorkflow, DeleteWorkflow],
-  exports: [WorkflowChecker],
+  providers: [WorkflowChecker, ReferenceGrants, CreateWorkflow, CheckWorkflow, FindWorkflows, UpdateWorkflow, DeleteWorkflow],
+  exports: [WorkflowChecker, ReferenceGrants],
 })
 export class WorkflowsModule {}

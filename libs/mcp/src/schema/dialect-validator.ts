@@ -10,16 +10,19 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ArgumentError } from '../errors.js';
 import type { JsonSchema } from '../types.js';
+import { linearRegExpEngine, unsupportedPatternOf } from './linear-regexp.js';
 
 export type SchemaDialect = 'draft-07' | '2019-09' | '2020-12';
 
 export type CompiledSchema =
   | { ok: true; dialect: SchemaDialect; validate: (data: unknown) => ArgumentError[] }
-  | { ok: false; dialect: SchemaDialect; reason: string };
+  /** `path`: JSON pointer inside the schema of the part that does not compile, when known. */
+  | { ok: false; dialect: SchemaDialect; reason: string; path?: string };
 
 type AjvInstance = Ajv | Ajv2019 | Ajv2020;
 
-const AJV_OPTIONS: AjvOptions = { strict: false, allErrors: true };
+// Patterns run on RE2 (linear time): a schema's `pattern` must not be able to block the event loop.
+const AJV_OPTIONS: AjvOptions = { strict: false, allErrors: true, code: { regExp: linearRegExpEngine } };
 /** Compiled schemas kept for reuse; beyond this the oldest is dropped (a long-lived worker sees many). */
 const CACHE_LIMIT = 500;
 
@@ -51,6 +54,8 @@ function compileUncached(schema: JsonSchema): CompiledSchema {
   // The dialect is already chosen; a `$schema` URL variant Ajv does not know (https, no '#')
   // would otherwise fail the compile.
   const body = typeof schema === 'object' ? withoutKey(schema, '$schema') : schema;
+  const unsupported = unsupportedPatternOf(body);
+  if (unsupported) return { ok: false, dialect, reason: unsupported.reason, path: unsupported.path };
   try {
     const validateFn = ajv.compile(body);
     return {

@@ -167,6 +167,13 @@ export class WorkflowRepository {
     return stored;
   }
 
+  /** Every version of a workflow, oldest first (the references a workflow-limited key may keep: see apps/api reference-grants). */
+  async findVersions(id: string): Promise<StoredWorkflowVersion[]> {
+    if (!isValidObjectId(id)) return [];
+    const docs = await this.versions.find({ workflowId: id }).sort({ version: 1 }).lean();
+    return docs.map(toVersion);
+  }
+
   async softDelete(id: string): Promise<boolean> {
     if (!isValidObjectId(id)) return false;
     const result = await this.workflows.updateOne({ _id: id, deletedAt: null }, { $set: { deletedAt: new Date() } });
