@@ -44,3 +44,13 @@ export { compileSchema, dialectOf, type CompiledSchema, type SchemaDialect } fro
 export { createOutboundFetch, type OutboundFetch, type OutboundFetchOptions } from './outbound/outbound-fetch.js';
 export { createOutboundPolicy, type OutboundPolicy, type OutboundPolicyOptions } from './outbound/policy.js';
 export { OutboundBlockedError, findOutboundBlock } from './outbound/errors.js';
+export {
+  beginAuthorization,
+  completeAuthorization,
+  obtainClientCredentials,
+  type BeginAuthorizationOptions,
+  type OAuthContext,
+  type PendingAuthorization,
+} from './oauth/authorize.js';
+export { createOAuthFetch, DEFAULT_REFRESH_SKEW_MS, type OAuthFetchOptions, type OAuthGrantStore } from './oauth/oauth-fetch.js';
+export { grantServes, originOf, type OAuthClientSettings, type OAuthFlow, type OAuthGrant } from './oauth/grant.js';
