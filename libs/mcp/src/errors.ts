@@ -7,6 +7,8 @@ import type { ConnectAttempt, PendingInput } from './types.js';
 export const McpErrorCode = {
   UNREACHABLE: 'MCP_UNREACHABLE',
   AUTH_FAILED: 'MCP_AUTH_FAILED',
+  /** An OAuth toolset has no usable grant (never authorized, refresh refused, larger scope asked): a person must authorize it. */
+  AUTH_REQUIRED: 'MCP_AUTH_REQUIRED',
   PROTOCOL_ERROR: 'MCP_PROTOCOL_ERROR',
   TIMEOUT: 'MCP_TIMEOUT',
   CANCELED: 'MCP_CANCELED',

@@ -47,3 +47,13 @@ export { createOutboundFetch, type OutboundFetch, type OutboundFetchOptions } fr
 export { createOutboundPolicy, type OutboundPolicy, type OutboundPolicyOptions } from './outbound/policy.js';
 export { OutboundBlockedError, findOutboundBlock } from './outbound/errors.js';
 export { originOf, storedSecretsMayFollow } from './outbound/credential-origin.js';
+export {
+  beginAuthorization,
+  completeAuthorization,
+  obtainClientCredentials,
+  type BeginAuthorizationOptions,
+  type OAuthContext,
+  type PendingAuthorization,
+} from './oauth/authorize.js';
+export { createOAuthFetch, DEFAULT_REFRESH_SKEW_MS, type OAuthFetchOptions, type OAuthGrantStore } from './oauth/oauth-fetch.js';
+export { grantServes, type OAuthClientSettings, type OAuthFlow, type OAuthGrant } from './oauth/grant.js';

@@ -61,6 +61,11 @@ export interface McpHttpTarget extends TargetTimeouts {
   protocolVersion?: string;
   /** Used by the SDK transports instead of the global fetch (e.g. an SSRF-safe one). */
   fetch?: FetchFunction;
+  /**
+   * Names credentials the `fetch` adds itself (an OAuth grant: toolset and subject), so targets
+   * that differ only in them never share a pooled client. Part of the pool key; never a secret.
+   */
+  credentialScope?: string;
 }
 
 export interface McpStdioTarget extends TargetTimeouts {

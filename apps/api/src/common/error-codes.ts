@@ -38,6 +38,8 @@ export const HTTP_STATUS_BY_CODE = {
   MCP_INPUT_INVALID: 400,
   MCP_UNREACHABLE: 422,
   MCP_AUTH_FAILED: 422,
+  // An OAuth toolset without a usable grant: POST /toolsets/:id/authorize, then try again.
+  MCP_AUTH_REQUIRED: 422,
   MCP_PROTOCOL_ERROR: 422,
   MCP_TIMEOUT: 422,
   // A tool asked for input that an ad-hoc call cannot give (runs pause for it instead).

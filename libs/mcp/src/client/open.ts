@@ -78,7 +78,13 @@ async function openSessionRevision(
 function endsTheSearch(error: unknown, options: ConnectOptions, deadline: number): boolean {
   if (options.signal?.aborted || Date.now() >= deadline) return true;
   if (!(error instanceof McpError)) return false;
-  if (isAuthStatus(error.status) || error.code === McpErrorCode.AUTH_FAILED || error.code === McpErrorCode.CANCELED) return true;
+  if (
+    isAuthStatus(error.status) ||
+    error.code === McpErrorCode.AUTH_FAILED ||
+    error.code === McpErrorCode.AUTH_REQUIRED ||
+    error.code === McpErrorCode.CANCELED
+  )
+    return true;
   return error.code === McpErrorCode.UNREACHABLE && error.status === undefined && error.causes === undefined;
 }
 

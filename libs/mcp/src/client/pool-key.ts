@@ -11,7 +11,7 @@ export function poolKey(target: McpTarget): string {
     return `stdio:${digest([target.command, target.args ?? [], sorted(target.env ?? {}), target.cwd ?? '', target.timeoutMs ?? null])}`;
   }
   const headers = sorted(Object.fromEntries(Object.entries(target.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value])));
-  return `${target.url}#${digest([headers, target.transport ?? 'auto', target.timeoutMs ?? null])}`;
+  return `${target.url}#${digest([headers, target.transport ?? 'auto', target.timeoutMs ?? null, target.credentialScope ?? null])}`;
 }
 
 function sorted(record: Record<string, string>): [string, string][] {

@@ -14,3 +14,4 @@ export {
   type StatelessFixtureServer,
   type StatelessFixtureServerOptions,
 } from './stateless-fixture-server.js';
+export { startOAuthFixtureServer, type OAuthFixtureOptions, type OAuthFixtureServer, type SeenToken } from './oauth-fixture-server.js';

@@ -1,0 +1,104 @@
+/**
+ * The fetch an OAuth toolset's MCP connections use: it adds the grant's bearer token to requests
+ * for the grant's origin (never to any other), renews the token shortly before it expires and
+ * once on a 401, and turns what only a person can fix into MCP_AUTH_REQUIRED. Renewal runs under
+ * the store's lock and re-reads the grant first, so of many workers holding the same expired
+ * token exactly one spends the refresh token; the others pick up its result.
+ */
+import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import { McpError, McpErrorCode } from '../errors.js';
+import type { FetchFunction } from '../types.js';
+import { renewGrant, type OAuthContext } from './authorize.js';
+import { accessTokenOf, grantServes, needsRefresh, originOf, type OAuthGrant } from './grant.js';
+
+/** Where a grant lives (sealed at rest by the caller), and the lock its renewals take. */
+export interface OAuthGrantStore {
+  load(): Promise<OAuthGrant | undefined>;
+  save(grant: OAuthGrant): Promise<void>;
+  /** Runs `work` while no other process runs work under the same lock (a Redis lock across workers). */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /** The grant cannot be used any more: a person must authorize again (`scope`: what the server asked for). */
+  lost(reason: string, scope?: string): Promise<void>;
+}
+
+export interface OAuthFetchOptions extends OAuthContext {
+  store: OAuthGrantStore;
+  /** Renew this long before the access token expires; default 30 s. */
+  refreshSkewMs?: number;
+}
+
+export const DEFAULT_REFRESH_SKEW_MS = 30_000;
+
+export function createOAuthFetch(options: OAuthFetchOptions): FetchFunction {
+  const origin = originOf(options.serverUrl);
+  const skew = options.refreshSkewMs ?? DEFAULT_REFRESH_SKEW_MS;
+  const base = options.fetch;
+
+  const usable = async (): Promise<OAuthGrant> => {
+    const grant = await options.store.load();
+    if (!grantServes(grant, options.serverUrl) || accessTokenOf(grant) === undefined) throw authRequired('not authorized yet');
+    return needsRefresh(grant, skew) ? renew(accessTokenOf(grant)) : grant;
+  };
+
+  /** A grant whose token is not `stale`: someone else's renewal, or ours. */
+  const renew = (stale: string | undefined): Promise<OAuthGrant> =>
+    options.store.exclusive(async () => {
+      const current = await options.store.load();
+      if (!grantServes(current, options.serverUrl)) throw authRequired('not authorized yet');
+      if (accessTokenOf(current) !== stale && !needsRefresh(current, skew)) return current;
+      let renewed: OAuthGrant | undefined;
+      try {
+        renewed = await renewGrant(options, current);
+      } catch (error) {
+        await options.store.lost(`renewing the token failed: ${error instanceof Error ? error.message : String(error)}`);
+        throw authRequired('renewing the token failed', error);
+      }
+      if (!renewed) {
+        await options.store.lost('the authorization server refused to renew the token');
+        throw authRequired('the authorization server refused to renew the token');
+      }
+      await options.store.save(renewed);
+      return renewed;
+    });
+
+  const send = (input: Parameters<FetchFunction>[0], init: RequestInit | undefined, token: string) => {
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    headers.set('authorization', `Bearer ${token}`);
+    return base(input, { ...init, headers });
+  };
+
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.origin !== origin) return base(input, init);
+    const grant = await usable();
+    const token = accessTokenOf(grant) as string;
+    let response = await send(input, init, token);
+    if (response.status === 401) {
+      await response.body?.cancel();
+      response = await send(input, init, accessTokenOf(await renew(token)) as string);
+      if (response.status === 401) {
+        await response.body?.cancel();
+        await options.store.lost('the server refused a freshly renewed token');
+        throw authRequired('the server refused a freshly renewed token');
+      }
+    }
+    if (response.status === 403) {
+      const challenge = extractWWWAuthenticateParams(response);
+      if (challenge.error === 'insufficient_scope') {
+        await response.body?.cancel();
+        // Step-up: a larger scope needs a person's consent (or, for client credentials, a new token with it).
+        await options.store.lost(`the server asks for the scope "${challenge.scope ?? ''}"`, challenge.scope);
+        throw authRequired(`the server asks for the scope "${challenge.scope ?? ''}"`);
+      }
+    }
+    return response;
+  };
+}
+
+function authRequired(reason: string, cause?: unknown): McpError {
+  return new McpError(
+    McpErrorCode.AUTH_REQUIRED,
+    `OAuth authorization required: ${reason} (POST /toolsets/:id/authorize)`,
+    cause === undefined ? {} : { cause },
+  );
+}
