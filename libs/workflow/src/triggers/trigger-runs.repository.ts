@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import { RUN_MODEL, type RunDoc, type RunDocStatus } from '../persistence/run.schema.js';
+import type { RunStatus } from '../engine/statuses.js';
+import { RUN_MODEL, type RunDoc } from '../persistence/run.schema.js';
 
 /** Statuses in which a run of a schedule still counts as running for `overlap: "skip"` (a run waiting for a person too). */
-const UNFINISHED: readonly RunDocStatus[] = ['queued', 'running', 'waiting'];
+const UNFINISHED: readonly RunStatus[] = ['queued', 'running', 'waiting'];
 
 /** A run as a schedule or webhook lists it among its last ones. */
 export interface TriggeredRunSummary {
   id: string;
-  status: RunDocStatus;
+  status: RunStatus;
   createdAt: Date;
   scheduledFor?: Date;
   deliveryId?: string;

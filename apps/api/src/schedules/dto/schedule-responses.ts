@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CATCH_UP_RULES, OVERLAP_RULES, RUN_STATUSES, type ScheduleRecord, type TriggeredRunSummary } from '#workflow/nest';
+import { RUN_STATUSES } from '#workflow';
+import { CATCH_UP_RULES, OVERLAP_RULES, type ScheduleRecord, type TriggeredRunSummary } from '#workflow/nest';
 
 const iso = z.string().meta({ format: 'date-time' });
 

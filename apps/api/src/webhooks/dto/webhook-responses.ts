@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { HOOK_RESPONSES, HOOK_VERIFICATIONS, RUN_STATUSES, type TriggeredRunSummary, type WebhookRecord } from '#workflow/nest';
+import { RUN_STATUSES } from '#workflow';
+import { HOOK_RESPONSES, HOOK_VERIFICATIONS, type TriggeredRunSummary, type WebhookRecord } from '#workflow/nest';
 import { toTriggeredRunView, triggeredRunSchema } from '../../schedules/dto/schedule-responses.js';
 
 const iso = z.string().meta({ format: 'date-time' });
