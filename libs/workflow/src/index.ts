@@ -7,6 +7,7 @@ export type * from './engine/types.js';
 export type { ExecutionRecord, RunStore, InMemoryRunStore } from './engine/run-store.js';
 export type { RunEvent, RunOutcome, RunStats, RunError } from './engine/run-events.js';
 export * from './engine/statuses.js';
+export { VALIDATION_CODES, type ValidationCode } from './engine/validation-codes.js';
 export type { RedactInputs } from './engine/execution-record.js';
 
 // Engine: validation and the run loop

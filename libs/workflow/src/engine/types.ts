@@ -1,3 +1,4 @@
+import type { ValidationCode } from './validation-codes.js';
 /**
  * The engine's vocabulary: workflow definitions, node executors and the ports through which
  * the pure engine reaches the outside world (MCP tools, models, persistence, time).
@@ -207,7 +208,7 @@ export interface NodeResult {
 
 export interface ValidationIssue {
   path: string;
-  code: string;
+  code: ValidationCode;
   message: string;
 }
 

@@ -22,8 +22,14 @@ async function checkNodeItself(executor: NodeExecutor, context: NodeValidationCo
     if (issues.length > 0) return { issues };
     return { issues, declared: await executor.describeInputs?.(context) };
   } catch (thrown) {
+    // The check itself failed (e.g. the toolset store did not answer): not a problem of the workflow's
+    // own, so one code says so and the cause's code travels in the message.
     const error = toEngineError(thrown, 'VALIDATION_FAILED');
-    return { issues: [{ path: context.nodePath, code: error.code, message: `node could not be checked: ${error.message}` }] };
+    return {
+      issues: [
+        { path: context.nodePath, code: 'NODE_CHECK_FAILED', message: `node could not be checked (${error.code}): ${error.message}` },
+      ],
+    };
   }
 }
 
