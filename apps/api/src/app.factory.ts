@@ -16,6 +16,8 @@ export async function createApiApp(config: AppConfig, logs: LogOptions = {}): Pr
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
+  // Off by default: X-Forwarded-For decides the client's address (rate limits, failed-auth block) only behind proxies named here.
+  app.set('trust proxy', config.api.trustProxy);
   app.use(httpMetrics(app.get(Metrics)));
   // `verify` is body-parser's own hook (Nest's option type leaves it out because its rawBody mode sets it; that mode is off here).
   const jsonOptions = { limit: config.api.bodyLimitBytes, verify: refuseDeepJson } as NestExpressBodyParserOptionsFor<'json'>;

@@ -1315,7 +1315,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1948,7 +1948,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2299,7 +2299,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3847,7 +3847,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4212,7 +4212,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4959,7 +4959,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5551,7 +5551,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5940,7 +5940,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6522,7 +6522,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "MCP_INPUT_INVALID" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "MCP_INPUT_INVALID" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6865,7 +6865,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7023,7 +7023,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7308,7 +7308,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED" | "WORKFLOW_INVALID";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "WORKFLOW_INVALID";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7576,7 +7576,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED" | "WORKFLOW_INVALID";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "WORKFLOW_INVALID";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7850,7 +7850,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8301,7 +8301,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
