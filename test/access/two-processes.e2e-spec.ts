@@ -70,7 +70,7 @@ describe('rate limits shared through Redis', () => {
     expect((await as(other.key)(second, 'GET', '/workflows')).status).toBe(200);
   });
 
-  it('counts failed authentications per address and then blocks the address, whatever key it sends', async () => {
+  it('counts failed authentications per address and then blocks the address for guesses, not for valid keys', async () => {
     const guess = (url: string, n: number) =>
       anonymousFetch(`${url}/workflows`, { headers: bearer(`mcpf_${String(n).padStart(43, 'g')}`) });
     expect((await guess(first, 1)).status).toBe(401);
@@ -79,9 +79,9 @@ describe('rate limits shared through Redis', () => {
     const blocked = await guess(second, 4);
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(60);
-    const withValidKey = await api(first, 'GET', '/workflows');
-    expect(withValidKey.status).toBe(429);
-    expect(withValidKey.body.code).toBe('RATE_LIMITED');
+    expect((await guess(first, 5)).status).toBe(429);
+    // The block is for guessing keys: a valid key from the same address goes on working.
+    expect((await api(first, 'GET', '/workflows')).status).toBe(200);
     expect((await anonymousFetch(`${first}/health`)).status).toBe(200);
   });
 });

@@ -19,6 +19,8 @@ export async function createApiApp(config: AppConfig, logs: LogOptions = {}): Pr
     bodyParser: false,
   });
   app.useLogger(app.get(Logger));
+  // Off by default: X-Forwarded-For decides the client's address (rate limits, failed-auth block) only behind proxies named here.
+  app.set('trust proxy', config.api.trustProxy);
   if (tracingActive()) app.use(requestSpans());
   app.use(httpMetrics(app.get(Metrics)));
   // Inbound webhooks are signed over their raw bytes: read them as such before the JSON parser would.

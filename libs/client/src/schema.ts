@@ -1555,7 +1555,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2445,7 +2445,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2847,7 +2847,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4723,7 +4723,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5139,7 +5139,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5988,7 +5988,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6648,7 +6648,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7088,7 +7088,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7738,7 +7738,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "MCP_INPUT_INVALID" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "MCP_INPUT_INVALID" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8115,7 +8115,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8290,7 +8290,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8609,7 +8609,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED" | "WORKFLOW_INVALID";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "WORKFLOW_INVALID";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8911,7 +8911,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED" | "WORKFLOW_INVALID";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "WORKFLOW_INVALID";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -9219,7 +9219,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -10956,7 +10956,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;

@@ -20,7 +20,7 @@ function rateLimited(res: Response, retryAfter: number, message: string): ApiErr
 
 /**
  * The global gate (APP_GUARD): every route is public, or needs a key holding one of the scopes it
- * declares. Order: failed-auth block of the address → key → per-key rate → scope → workflow limit.
+ * declares. Order: key (none or unknown: failed-auth block of the address) → per-key rate → scope → workflow limit.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -40,11 +40,14 @@ export class AuthGuard implements CanActivate {
     const res = http.getResponse<Response>();
     const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
-    const blocked = await this.limits.failureBlock(ip);
-    if (blocked) throw rateLimited(res, blocked, 'Too many failed authentications from this address');
+    // The address block stops key guessing: a valid key passes a block that others behind the same address caused.
     const token = bearerToken(req.headers.authorization);
     const principal = token ? await this.authenticator.authenticate(token) : undefined;
-    if (!principal) throw await this.refuse(res, ip);
+    if (!principal) {
+      const blocked = await this.limits.failureBlock(ip);
+      if (blocked) throw rateLimited(res, blocked, 'Too many failed authentications from this address');
+      throw await this.refuse(res, ip, req.method === 'OPTIONS' && token === undefined);
+    }
 
     this.logger.assign({ keyId: principal.keyId });
     const retryAfter: RetryAfter = await this.limits.consumeKey(principal.keyId);
@@ -75,8 +78,9 @@ export class AuthGuard implements CanActivate {
     if (!workflowId || !allowed.includes(workflowId)) throw new NotFoundError('Run', runId);
   }
 
-  private async refuse(res: Response, ip: string): Promise<ApiError> {
-    const retryAfter = await this.limits.recordFailure(ip);
+  /** `preflight`: a CORS preflight (OPTIONS without a key) is no guess, so it is not counted. */
+  private async refuse(res: Response, ip: string, preflight: boolean): Promise<ApiError> {
+    const retryAfter = preflight ? undefined : await this.limits.recordFailure(ip);
     if (retryAfter) return rateLimited(res, retryAfter, 'Too many failed authentications from this address');
     res.setHeader('WWW-Authenticate', 'Bearer');
     return new ApiError('UNAUTHENTICATED', UNAUTHENTICATED);

@@ -46,12 +46,16 @@ export class McpCallers {
     private readonly limits: RateLimits,
   ) {}
 
-  async check(token: string | undefined, serverId: string, ip: string): Promise<CallerCheck> {
-    const blocked = await this.limits.failureBlock(ip);
-    if (blocked) return tooMany(blocked, 'Too many failed authentications from this address');
+  /**
+   * As the REST guard: a valid key passes a block of its address (the block stops guessing), and
+   * `preflight` (a CORS OPTIONS without a key) is not counted as a failure.
+   */
+  async check(token: string | undefined, serverId: string, ip: string, preflight = false): Promise<CallerCheck> {
     const principal = token ? await this.authenticator.authenticate(token) : undefined;
     if (!principal) {
-      const retryAfter = await this.limits.recordFailure(ip);
+      const blocked = await this.limits.failureBlock(ip);
+      if (blocked) return tooMany(blocked, 'Too many failed authentications from this address');
+      const retryAfter = preflight && token === undefined ? undefined : await this.limits.recordFailure(ip);
       if (retryAfter) return tooMany(retryAfter, 'Too many failed authentications from this address');
       return refused(401, 'A valid API key is required (Authorization: Bearer <key>)', {
         'WWW-Authenticate': token ? `${REALM}, error="invalid_token"` : REALM,

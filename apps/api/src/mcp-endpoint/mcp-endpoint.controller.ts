@@ -123,7 +123,7 @@ export class McpEndpointController {
   private async admit(id: string, token: string | undefined, req: Request, res: Response): Promise<Admitted | undefined> {
     const originProblem = this.origin.problem(req.headers.host, req.headers.origin);
     if (originProblem) return refuse(res, 403, originProblem);
-    const check = await this.callers.check(token, id, req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    const check = await this.callers.check(token, id, req.ip ?? req.socket.remoteAddress ?? 'unknown', req.method === 'OPTIONS');
     if (!check.ok) return refuse(res, check.status, check.message, check.headers);
     const server = await this.servers.findById(id);
     if (!server) return refuse(res, 404, `MCP server ${id} not found`);

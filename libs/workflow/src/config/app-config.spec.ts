@@ -15,9 +15,22 @@ function problemsOf(env: Record<string, string>): string[] {
 }
 
 describe('loadConfig', () => {
+  it("reads TRUST_PROXY as off, a hop count or the proxies' addresses, and refuses anything else", () => {
+    expect(loadConfig({ ...base, TRUST_PROXY: 'off' }).api.trustProxy).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: '2' }).api.trustProxy).toBe(2);
+    expect(loadConfig({ ...base, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1/128' }).api.trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1/128',
+    ]);
+    expect(problemsOf({ ...base, TRUST_PROXY: 'proxy.example.com, 10.0.0.0/33' })).toEqual([
+      'TRUST_PROXY: "off", a hop count, or addresses/CIDRs of the proxies (not proxy.example.com, 10.0.0.0/33)',
+    ]);
+  });
+
   it('applies the documented defaults', () => {
     const config = loadConfig(base);
-    expect(config.api).toEqual({ host: '127.0.0.1', port: 3000, bodyLimitBytes: 1024 * 1024 });
+    expect(config.api).toEqual({ host: '127.0.0.1', port: 3000, bodyLimitBytes: 1024 * 1024, trustProxy: false });
     expect(config.limits).toEqual({
       maxNodeExecutions: 500,
       runDeadlineMs: 1_800_000,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
@@ -93,11 +94,13 @@ const envSchema = z.object({
   HOOK_RATE_LIMIT_PER_MINUTE: int(120),
   HOOK_TIMESTAMP_TOLERANCE_SECONDS: int(300, 1),
   HOOK_WAIT_MS: int(30_000, 0).pipe(z.number().max(120_000)),
+  TRUST_PROXY: z.string().default('off'),
 });
 
 export type AppConfig = Readonly<{
   env: 'development' | 'production' | 'test';
-  api: { host: string; port: number; bodyLimitBytes: number };
+  /** `trustProxy`: Express's `trust proxy` (false: forwarded headers ignored; a hop count; or the proxies' addresses/CIDRs). */
+  api: { host: string; port: number; bodyLimitBytes: number; trustProxy: TrustProxy };
   /**
    * Published MCP servers: `publicBaseUrl` is what their `url` starts with (a proxy's address when
    * there is one; default `http://API_HOST:API_PORT`); requests whose Host (or Origin) is not the
@@ -151,6 +154,24 @@ export type AppConfig = Readonly<{
   };
 }>;
 
+/** Which proxies' `X-Forwarded-For` decides a client's address (rate limits, the failed-authentication block). */
+export type TrustProxy = false | number | string[];
+
+/** `off` (default), a hop count (`1`), or addresses/CIDRs of the proxies (`10.0.0.0/8, 127.0.0.1`). */
+function trustProxyOf(value: string): TrustProxy | string {
+  const trimmed = value.trim().toLowerCase();
+  if (trimmed === '' || trimmed === 'off' || trimmed === 'false' || trimmed === '0') return false;
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const entries = list(trimmed);
+  const bad = entries.filter((entry) => {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address);
+    if (!family || extra !== undefined) return true;
+    return bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  });
+  return bad.length ? `TRUST_PROXY: "off", a hop count, or addresses/CIDRs of the proxies (not ${bad.join(', ')})` : entries;
+}
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -170,7 +191,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const e = parsed.data;
+  const trustProxy = trustProxyOf(e.TRUST_PROXY);
   const problems = [
+    ...(typeof trustProxy === 'string' ? [trustProxy] : []),
     ...checkSecretsKey('SECRETS_KEY', e.SECRETS_KEY, e.NODE_ENV === 'production'),
     ...checkSecretsKey('SECRETS_KEY_PREVIOUS', e.SECRETS_KEY_PREVIOUS, false),
     ...checkStdio(e.STDIO_TOOLSETS === 'on', list(e.STDIO_COMMANDS), e.STDIO_WORK_DIR),
@@ -181,7 +204,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (problems.length) throw new ConfigError(problems);
   return {
     env: e.NODE_ENV,
-    api: { host: e.API_HOST, port: e.API_PORT, bodyLimitBytes: e.BODY_LIMIT_BYTES },
+    api: { host: e.API_HOST, port: e.API_PORT, bodyLimitBytes: e.BODY_LIMIT_BYTES, trustProxy: trustProxy as TrustProxy },
     mcp: {
       publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
       allowedHosts: list(e.MCP_ALLOWED_HOSTS),
