@@ -29,6 +29,8 @@ function crashFlow(ts: string, slowSteps: number) {
       type: 'mcpTool',
       config: { toolsetId: ts, tool: 'slow' },
       inputs: { steps: { value: slowSteps }, stepMs: { value: 100 } },
+      // A call cut off by a crash is in doubt: resent on takeover only because the node says it may be.
+      retry: { maxAttempts: 2, backoffMs: 100 },
     },
     {
       id: 'third',
@@ -41,13 +43,19 @@ function crashFlow(ts: string, slowSteps: number) {
   return { name: 'crash', nodes, edges: nodes.slice(1).map((node, index) => ({ source: nodes[index].id, target: node.id })) };
 }
 
-/** start → first (add) → note (template: pure, its record waits for the next write) → slow → third (echo) → end. */
+/** start → first (add) → note (template: pure, its record waits for the next write: slow's call marker) → slow → third (echo) → end. */
 function pureThenSlowFlow(ts: string) {
   const nodes = [
     { id: 'start', type: 'start' },
     { id: 'first', type: 'mcpTool', config: { toolsetId: ts, tool: 'add' }, inputs: { a: { value: 1 }, b: { value: 2 } } },
     { id: 'note', type: 'template', inputs: { text: { template: 'sum {{first.result.sum}}' } } },
-    { id: 'slow', type: 'mcpTool', config: { toolsetId: ts, tool: 'slow' }, inputs: { steps: { value: 30 }, stepMs: { value: 100 } } },
+    {
+      id: 'slow',
+      type: 'mcpTool',
+      config: { toolsetId: ts, tool: 'slow' },
+      inputs: { steps: { value: 30 }, stepMs: { value: 100 } },
+      retry: { maxAttempts: 2, backoffMs: 100 },
+    },
     { id: 'third', type: 'mcpTool', config: { toolsetId: ts, tool: 'echo' }, inputs: { message: { ref: 'note.text' } } },
     { id: 'end', type: 'end', inputs: { said: { ref: 'third.text' } } },
   ];
@@ -151,7 +159,7 @@ describe('durability: a worker process dies or stops mid-run', () => {
     expect(await recordedSessions(config, run.body.id)).toEqual([]);
   }, 60_000);
 
-  it('SIGKILL after a pure node whose record was waiting for the next write: the resumed run computes it again and repeats no finished call', async () => {
+  it('SIGKILL after a pure node whose record waited for the next write (the next call’s marker): the resumed run repeats no finished call', async () => {
     const doomed = await spawnWorker(config);
     processes.push(doomed);
     const id = await createWorkflow(apiUrl, pureThenSlowFlow(ts));
@@ -160,8 +168,8 @@ describe('durability: a worker process dies or stops mid-run', () => {
     await waitUntil(() => fixture.calls('slow') > before.slow, 15_000, 'the slow node to start in the worker process');
     doomed.kill('SIGKILL');
     expect(await doomed.exited).toBeNull();
-    // first's write carried start's record; note (finished before slow started) waited for slow's write, which never came.
-    expect(await storedNodes(config, run.body.id)).toEqual(['start', 'first']);
+    // first's call marker carried start's record, slow's carried note's (run-journal.ts).
+    expect(await storedNodes(config, run.body.id)).toEqual(['start', 'first', 'note']);
 
     inProcess.push(await startWorker(config));
     const finished = await waitForRun(apiUrl, run.body.id, 30_000);
