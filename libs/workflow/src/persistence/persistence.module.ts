@@ -7,6 +7,7 @@ import { NODE_EXECUTION_MODEL, NodeExecutionSchema } from './node-execution.sche
 import { RUN_MCP_SESSION_MODEL, RunMcpSessionSchema } from './run-session.schema.js';
 import { RUN_MODEL, RunSchema } from './run.schema.js';
 import { TOOLSET_MODEL, ToolsetSchema } from './toolset.schema.js';
+import { OAUTH_GRANT_MODEL, OAuthGrantSchema } from '../oauth/oauth-grant.schema.js';
 import { TOOL_CALL_MODEL, ToolCallSchema } from './tool-call.schema.js';
 import { TOOLSET_CHANGE_MODEL, ToolsetChangeSchema } from './toolset-change.schema.js';
 import { WORKFLOW_MODEL, WORKFLOW_VERSION_MODEL, WorkflowSchema, WorkflowVersionSchema } from './workflow.schema.js';
@@ -27,6 +28,7 @@ export const MODELS: ModelDefinition[] = [
   { name: TOOLSET_CHANGE_MODEL, schema: ToolsetChangeSchema },
   { name: MCP_SERVER_MODEL, schema: McpServerSchema },
   { name: API_KEY_MODEL, schema: ApiKeySchema },
+  { name: OAUTH_GRANT_MODEL, schema: OAuthGrantSchema },
 ];
 
 @Global()
