@@ -95,6 +95,8 @@ describe('toolsets: OAuth 2.1 (authorization code, refresh under a lock, client 
       Array.from({ length: 20 }, (_, index) => startRun(stack.apiUrl, workflowId, { inputs: { text: `run ${index}` } })),
     );
     const finished = await Promise.all(runs.map((run) => waitForRun(stack.apiUrl, (run.body as RunView).id, 60_000)));
+    const failures = finished.filter((run) => run.status !== 'succeeded').map((run) => JSON.stringify(run.error));
+    expect({ failures, tokenRequests: fixture.tokenRequests() }).toEqual({ failures: [], tokenRequests: expect.anything() });
     expect(finished.map((run) => run.status)).toEqual(Array(20).fill('succeeded'));
     expect(fixture.tokenRequests('refresh_token')).toHaveLength(1);
     expect(fixture.tokenRequests('refresh_token')[0].ok).toBe(true);
@@ -144,6 +146,17 @@ describe('toolsets: OAuth 2.1 (authorization code, refresh under a lock, client 
     expect(fixture.tokenRequests('client_credentials')).toHaveLength(2);
     const dump = JSON.stringify(await rawDatabaseDump(stack.config));
     expect(dump).not.toContain(clientSecret);
+
+    // Tokens are bound to the origin they were obtained for: a URL elsewhere needs authorizing again.
+    const elsewhere = await startOAuthFixtureServer();
+    try {
+      const moved = await api<Toolset>(stack.apiUrl, 'PATCH', `/toolsets/${created.body.id}`, { url: elsewhere.url });
+      expect(moved.status).toBe(200);
+      expect(moved.body.auth).toMatchObject({ state: 'needs_authorization', expiresAt: null });
+      expect(elsewhere.seenTokens()).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
   }, 60_000);
 
   it('refuses client credentials without a secret, with the path', async () => {

@@ -252,6 +252,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** OAuth redirect target: stores the toolset's tokens (sealed) and lists its tools (public; the single-use state binds it) */
+        get: operations["OAuth_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/client-metadata.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** mcpflow's OAuth Client ID Metadata Document (its URL is the client_id where servers support it) */
+        get: operations["OAuth_clientMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -464,6 +498,23 @@ export interface paths {
         head?: never;
         /** Change a toolset (a new url, headers or transport lists the tools again first) */
         patch: operations["Toolsets_update"];
+        trace?: never;
+    };
+    "/toolsets/{id}/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** OAuth toolsets: the URL a person opens to authorize (client credentials: a new token at once) */
+        post: operations["Toolsets_authorize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/toolsets/{id}/changes": {
@@ -694,6 +745,20 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ToolsetAuth: {
+            /** @constant */
+            type: "oauth";
+            /**
+             * @default authorization_code
+             * @enum {string}
+             */
+            grant: "authorization_code" | "client_credentials";
+            clientId?: string;
+            /** @description Stored encrypted; shown as "***" */
+            clientSecret?: string;
+            /** @description Asked for when neither the server's challenge nor its metadata names scopes */
+            scopes?: string[];
+        };
         Problem: {
             path?: string;
             code: string;
@@ -833,6 +898,8 @@ export interface components {
             headers?: {
                 [key: string]: "***";
             };
+            /** @description OAuth toolsets */
+            auth?: components["schemas"]["ToolsetAuthState"];
             /** @description stdio toolsets */
             command?: string;
             args?: string[];
@@ -871,6 +938,27 @@ export interface components {
             createdBy: string | null;
             updatedBy: string | null;
         };
+        ToolsetAuthState: {
+            /** @constant */
+            type: "oauth";
+            /** @enum {string} */
+            grant: "authorization_code" | "client_credentials";
+            clientId?: string;
+            /** @constant */
+            clientSecret?: "***";
+            scopes?: string[];
+            /**
+             * @description needs_authorization: POST /toolsets/:id/authorize and open the URL (client credentials: obtained again)
+             * @enum {string}
+             */
+            state: "authorized" | "needs_authorization";
+            /** @description When the access token expires (renewed before it does) */
+            expiresAt: string | null;
+            /** @description Why a person must authorize (again) */
+            reason?: string;
+            /** @description A larger scope the server asked for (step-up) */
+            requiredScope?: string;
+        };
         ToolsetHealth: {
             ok: boolean;
             /** Format: date-time */
@@ -893,6 +981,8 @@ export interface components {
             headers?: {
                 [key: string]: "***";
             };
+            /** @description OAuth toolsets */
+            auth?: components["schemas"]["ToolsetAuthState"];
             /** @description stdio toolsets */
             command?: string;
             args?: string[];
@@ -1004,6 +1094,8 @@ export interface components {
             headers?: {
                 [key: string]: "***";
             };
+            /** @description OAuth toolsets */
+            auth?: components["schemas"]["ToolsetAuthState"];
             /** @description stdio toolsets */
             command?: string;
             args?: string[];
@@ -3652,6 +3744,130 @@ export interface operations {
             };
         };
     };
+    OAuth_callback: {
+        parameters: {
+            query: {
+                state: string;
+                code?: string;
+                iss?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        toolsetId: string;
+                        /** @constant */
+                        state: "authorized";
+                        toolCount: number;
+                    };
+                };
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "OAUTH_AUTHORIZATION_DENIED" | "OAUTH_STATE_INVALID" | "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Understood but cannot be done (the cause is in code and errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 422;
+                        /** @enum {string} */
+                        code: "MCP_AUTH_FAILED" | "MCP_UNREACHABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    OAuth_clientMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        client_id: string;
+                        redirect_uris: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
     OpenApi_document: {
         parameters: {
             query?: never;
@@ -5503,6 +5719,7 @@ export interface operations {
                     headers?: {
                         [key: string]: string;
                     };
+                    auth?: components["schemas"]["ToolsetAuth"];
                     /**
                      * @default auto
                      * @enum {string}
@@ -6026,6 +6243,158 @@ export interface operations {
                         statusCode: 413;
                         /** @enum {string} */
                         code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Understood but cannot be done (the cause is in code and errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 422;
+                        /** @enum {string} */
+                        code: "MCP_AUTH_FAILED" | "MCP_PROTOCOL_ERROR" | "MCP_TIMEOUT" | "MCP_UNREACHABLE" | "OUTBOUND_BLOCKED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    Toolsets_authorize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        state: "authorized" | "needs_authorization";
+                        /** @description Open it in a browser; absent for client credentials (already authorized) */
+                        authorizationUrl?: string;
+                        /**
+                         * Format: date-time
+                         * @description The URL works once, until then
+                         */
+                        expiresAt?: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 409;
+                        /** @enum {string} */
+                        code: "TOOLSET_NOT_OAUTH";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6975,6 +7344,7 @@ export interface operations {
                     headers?: {
                         [key: string]: string;
                     };
+                    auth?: components["schemas"]["ToolsetAuth"];
                     /**
                      * @default auto
                      * @enum {string}

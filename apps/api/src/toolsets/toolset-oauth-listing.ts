@@ -55,11 +55,21 @@ export class ToolsetOAuthListing {
       const listing = await this.listing.list(spec, requester, signal, this.oauth.fetchWithGrant(spec.url, auth, grant));
       return { listing, grant };
     }
+    return { listing: await this.listOrAwait(spec, requester, signal) };
+  }
+
+  /**
+   * The listing of a stored OAuth toolset whose URL, headers or transport change: with its grant
+   * (`spec.toolsetId`, `spec.auth`) while the origin stays; a refusal (another origin, a lost grant)
+   * stores the change with no tools, to be authorized again.
+   */
+  async listOrAwait(spec: HttpConnectionSpec, requester: Requester, signal?: AbortSignal): Promise<ToolsetListingInput> {
     try {
-      return { listing: await this.listing.list(spec, requester, signal) };
+      return await this.listing.list(spec, requester, signal);
     } catch (error) {
-      // The listing's failure is already an API error: the server refused an unauthenticated client.
-      if (error instanceof ApiError && error.code === 'MCP_AUTH_FAILED') return { listing: awaitingAuthorization(spec) };
+      // The listing's failure is already an API error: the server refused the client (no usable grant).
+      if (error instanceof ApiError && (error.code === 'MCP_AUTH_FAILED' || error.code === 'MCP_AUTH_REQUIRED'))
+        return awaitingAuthorization(spec);
       throw error;
     }
   }
