@@ -87,26 +87,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/hooks/{webhookId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A delivery: starts one run of the workflow (no API key: signed like GitHub, Stripe or Slack sign, or a token)
-         * @description The signature is checked over the raw body. A redelivery (same delivery id) starts no second run: it answers the first one. `respond: outputs` hooks answer 200 with the outputs once the run ended (202 if it has not within HOOK_WAIT_MS).
-         */
-        post: operations["Hooks_deliver"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/mcp-servers": {
         parameters: {
             query?: never;
@@ -272,15 +252,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/node-types": {
+    "/oauth/callback": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Every node type a workflow can use: its config schema, handles, and its inputs and outputs when the type fixes them */
-        get: operations["NodeTypes_list"];
+        /** OAuth redirect target: stores the toolset's tokens (sealed) and lists its tools (public; the single-use state binds it) */
+        get: operations["OAuth_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/client-metadata.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** mcpflow's OAuth Client ID Metadata Document (its URL is the client_id where servers support it) */
+        get: operations["OAuth_clientMetadata"];
         put?: never;
         post?: never;
         delete?: never;
@@ -503,6 +500,23 @@ export interface paths {
         patch: operations["Toolsets_update"];
         trace?: never;
     };
+    "/toolsets/{id}/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** OAuth toolsets: the URL a person opens to authorize (client credentials: a new token at once) */
+        post: operations["Toolsets_authorize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/toolsets/{id}/changes": {
         parameters: {
             query?: never;
@@ -676,46 +690,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/workflows/{id}/schedules": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The workflow's schedules, newest first */
-        get: operations["Schedules_list"];
-        put?: never;
-        /**
-         * Start the workflow on a cron expression or an interval
-         * @description One firing = one run (`source: "schedule"`), however many API processes and workers run. `catchUp` says what happens to a firing missed while nothing could take it, `overlap` what a firing does while an earlier run is unfinished.
-         */
-        post: operations["Schedules_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/workflows/{id}/schedules/{scheduleId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A schedule, its next firing and its last runs */
-        get: operations["Schedules_get"];
-        put?: never;
-        post?: never;
-        /** Delete a schedule (it fires no more) */
-        delete: operations["Schedules_remove"];
-        options?: never;
-        head?: never;
-        /** Change a schedule (fields given replace the stored ones; inputs are checked again) */
-        patch: operations["Schedules_update"];
-        trace?: never;
-    };
     "/workflows/{id}/versions": {
         parameters: {
             query?: never;
@@ -750,42 +724,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/workflows/{id}/webhooks": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The workflow's inbound webhooks, newest first (secrets never shown) */
-        get: operations["Webhooks_list"];
-        put?: never;
-        /** Create an inbound webhook that starts the workflow (its secret shown only here) */
-        post: operations["Webhooks_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/workflows/{id}/webhooks/{webhookId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** An inbound webhook and its last runs */
-        get: operations["Webhooks_get"];
-        put?: never;
-        post?: never;
-        /** Delete an inbound webhook (its URL answers 404 from then on) */
-        delete: operations["Webhooks_remove"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/workflows/validate": {
         parameters: {
             query?: never;
@@ -807,24 +745,26 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ToolsetAuth: {
+            /** @constant */
+            type: "oauth";
+            /**
+             * @default authorization_code
+             * @enum {string}
+             */
+            grant: "authorization_code" | "client_credentials";
+            clientId?: string;
+            /** @description Stored encrypted; shown as "***" */
+            clientSecret?: string;
+            /** @description Asked for when neither the server's challenge nor its metadata names scopes */
+            scopes?: string[];
+        };
         Problem: {
             path?: string;
             code: string;
             message: string;
         } & {
             [key: string]: unknown;
-        };
-        HookDelivery: {
-            runId: string;
-            /** @enum {string} */
-            status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "canceled";
-            outputs?: {
-                [key: string]: unknown;
-            } | null;
-            error?: {
-                code: string;
-                message: string;
-            } | null;
         };
         McpServer: {
             id: string;
@@ -857,39 +797,6 @@ export interface components {
             data: string;
             id?: string;
             retry?: number;
-        };
-        NodeType: {
-            /**
-             * @description The name a node gives in `type`
-             * @example mcpTool
-             */
-            type: string;
-            title: string;
-            description: string;
-            /** @description JSON Schema (2020-12) of the node's config */
-            configSchema: {
-                [key: string]: unknown;
-            } | boolean;
-            /** @description Handles it can activate on success (`branch:<id>` stands for one per configured branch); `error` comes with catchError */
-            handles: string[];
-            /** @description Absent when the inputs depend on config (a tool) or are free-form */
-            inputs?: components["schemas"]["TypedField"][];
-            /** @description Absent when the outputs depend on config */
-            outputs?: components["schemas"]["TypedField"][];
-        };
-        TypedField: {
-            key: string;
-            label: string;
-            description?: string;
-            /** @description string, number, integer, boolean, object, array<…> or any */
-            valueType: string;
-            required: boolean;
-            enum?: unknown[];
-            default?: unknown;
-            /** @description A JSON Schema, as the MCP server sent it */
-            schema: {
-                [key: string]: unknown;
-            };
         };
         Provider: {
             id: string;
@@ -935,19 +842,11 @@ export interface components {
             retryOf: string | null;
             triggeredBy: string | null;
             /**
-             * @description api (REST), mcp (a tool call of a published MCP server), schedule (a firing) or webhook (a delivery)
+             * @description api (REST) or mcp (a tool call of a published MCP server)
              * @enum {string}
              */
-            source: "api" | "mcp" | "schedule" | "webhook";
+            source: "api" | "mcp";
             mcpServerId: string | null;
-            /** @description source schedule: the schedule that fired */
-            scheduleId: string | null;
-            /** @description source schedule: the time of the firing (one run per firing) */
-            scheduledFor: string | null;
-            /** @description source webhook: the hook that received the delivery */
-            webhookId: string | null;
-            /** @description source webhook: the delivery id (a redelivery starts no second run) */
-            deliveryId: string | null;
             /** @description While waiting: what a tool asked for (answer with POST /runs/{id}/input), which node, since when */
             inputRequest: {
                 nodeId: string;
@@ -957,8 +856,6 @@ export interface components {
                 } | boolean;
                 /** Format: date-time */
                 requestedAt: string;
-                /** @description When the run resumes by itself if nobody answers (approval timeout, wait end) */
-                resumeAt: string | null;
             } | null;
         };
         LogItem: {
@@ -1001,6 +898,8 @@ export interface components {
             headers?: {
                 [key: string]: "***";
             };
+            /** @description OAuth toolsets */
+            auth?: components["schemas"]["ToolsetAuthState"];
             /** @description stdio toolsets */
             command?: string;
             args?: string[];
@@ -1039,6 +938,27 @@ export interface components {
             createdBy: string | null;
             updatedBy: string | null;
         };
+        ToolsetAuthState: {
+            /** @constant */
+            type: "oauth";
+            /** @enum {string} */
+            grant: "authorization_code" | "client_credentials";
+            clientId?: string;
+            /** @constant */
+            clientSecret?: "***";
+            scopes?: string[];
+            /**
+             * @description needs_authorization: POST /toolsets/:id/authorize and open the URL (client credentials: obtained again)
+             * @enum {string}
+             */
+            state: "authorized" | "needs_authorization";
+            /** @description When the access token expires (renewed before it does) */
+            expiresAt: string | null;
+            /** @description Why a person must authorize (again) */
+            reason?: string;
+            /** @description A larger scope the server asked for (step-up) */
+            requiredScope?: string;
+        };
         ToolsetHealth: {
             ok: boolean;
             /** Format: date-time */
@@ -1061,6 +981,8 @@ export interface components {
             headers?: {
                 [key: string]: "***";
             };
+            /** @description OAuth toolsets */
+            auth?: components["schemas"]["ToolsetAuthState"];
             /** @description stdio toolsets */
             command?: string;
             args?: string[];
@@ -1120,6 +1042,20 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        TypedField: {
+            key: string;
+            label: string;
+            description?: string;
+            /** @description string, number, integer, boolean, object, array<…> or any */
+            valueType: string;
+            required: boolean;
+            enum?: unknown[];
+            default?: unknown;
+            /** @description A JSON Schema, as the MCP server sent it */
+            schema: {
+                [key: string]: unknown;
+            };
+        };
         ToolsetChange: {
             id: string;
             /** Format: date-time */
@@ -1158,6 +1094,8 @@ export interface components {
             headers?: {
                 [key: string]: "***";
             };
+            /** @description OAuth toolsets */
+            auth?: components["schemas"]["ToolsetAuthState"];
             /** @description stdio toolsets */
             command?: string;
             args?: string[];
@@ -1255,41 +1193,6 @@ export interface components {
             /** @description What would stop the latest version from running as saved, found now: the save-time checks against the current tool snapshots (a tool gone, a new required input, an input of another type, a deleted toolset or provider); same codes and paths as a 400 WORKFLOW_INVALID. Empty when none. */
             problems: components["schemas"]["Problem"][];
         };
-        Schedule: {
-            id: string;
-            workflowId: string;
-            cron: string | null;
-            everyMs: number | null;
-            timezone: string | null;
-            /** @description Secret inputs (writeOnly / format password) show as *** */
-            inputs: {
-                [key: string]: unknown;
-            };
-            version: "latest" | number;
-            enabled: boolean;
-            /** @enum {string} */
-            catchUp: "one" | "none";
-            /** @enum {string} */
-            overlap: "allow" | "skip";
-            /** @description The next firing (null while disabled) */
-            nextRunAt: string | null;
-            /** @description The last 5 runs it started, newest first */
-            recentRuns: components["schemas"]["TriggeredRun"][];
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        TriggeredRun: {
-            id: string;
-            /** @enum {string} */
-            status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "canceled";
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            scheduledFor?: string;
-            deliveryId?: string;
-        };
         WorkflowVersionSummary: {
             version: number;
             /** Format: date-time */
@@ -1319,40 +1222,6 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             createdBy: string | null;
-        };
-        Webhook: {
-            id: string;
-            workflowId: string;
-            /** @description Where the sender posts (no API key: the signature is the credential) */
-            url: string;
-            /** @enum {string} */
-            verify: "github" | "stripe" | "slack" | "token";
-            inputs: {
-                [key: string]: string;
-            } | null;
-            /** @enum {string} */
-            respond: "accepted" | "outputs";
-            recentRuns: components["schemas"]["TriggeredRun"][];
-            /** Format: date-time */
-            createdAt: string;
-        };
-        CreatedWebhook: {
-            id: string;
-            workflowId: string;
-            /** @description Where the sender posts (no API key: the signature is the credential) */
-            url: string;
-            /** @enum {string} */
-            verify: "github" | "stripe" | "slack" | "token";
-            inputs: {
-                [key: string]: string;
-            } | null;
-            /** @enum {string} */
-            respond: "accepted" | "outputs";
-            recentRuns: components["schemas"]["TriggeredRun"][];
-            /** Format: date-time */
-            createdAt: string;
-            /** @description The signing secret: shown here only, stored sealed */
-            secret: string;
         };
     };
     responses: never;
@@ -1484,23 +1353,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     ApiKeys_create: {
@@ -1555,7 +1407,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1641,23 +1493,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1784,23 +1619,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     ApiKeys_revoke: {
@@ -1907,23 +1725,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     OpenApi_page: {
@@ -1955,23 +1756,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2012,23 +1796,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2095,7 +1862,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            /** @description Not ready */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2117,161 +1884,6 @@ export interface operations {
                         };
                     } & {
                         [key: string]: unknown;
-                    };
-                };
-            };
-        };
-    };
-    Hooks_deliver: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The webhook id (wh_…) */
-                webhookId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": unknown;
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HookDelivery"];
-                };
-            };
-            /** @description Status 202 */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HookDelivery"];
-                };
-            };
-            /** @description The request is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 400;
-                        /** @enum {string} */
-                        code: "HOOK_BODY_INVALID" | "MALFORMED_JSON" | "VALIDATION_FAILED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description No valid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 401;
-                        /** @enum {string} */
-                        code: "HOOK_SIGNATURE_INVALID" | "HOOK_SIGNATURE_MISSING" | "HOOK_TIMESTAMP_EXPIRED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 404;
-                        /** @enum {string} */
-                        code: "NOT_FOUND";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Conflict with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 409;
-                        /** @enum {string} */
-                        code: "IDEMPOTENCY_KEY_REUSED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description The body is larger than the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 413;
-                        /** @enum {string} */
-                        code: "BODY_TOO_LARGE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 429;
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description A fault of the service (logged with the requestId) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 500;
-                        /** @enum {string} */
-                        code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
                     };
                 };
             };
@@ -2386,23 +1998,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     McpServers_create: {
@@ -2445,7 +2040,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2531,23 +2126,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2662,23 +2240,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     McpServers_remove: {
@@ -2785,23 +2346,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     McpServers_update: {
@@ -2847,7 +2391,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2950,23 +2494,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3104,23 +2631,6 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     McpEndpoint_streamableHttp_post: {
@@ -3252,23 +2762,6 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     McpEndpoint_streamableHttp_delete: {
@@ -3398,23 +2891,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
                 };
             };
         };
@@ -3550,23 +3026,6 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     McpEndpoint_streamableHttpKeyInPath_post: {
@@ -3698,23 +3157,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
                 };
             };
         };
@@ -3850,23 +3292,6 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     McpEndpoint_sseMessageKeyInPath: {
@@ -3980,23 +3405,6 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     McpEndpoint_sseStreamKeyInPath: {
@@ -4065,23 +3473,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
                 };
             };
         };
@@ -4195,23 +3586,6 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     McpEndpoint_sseStream: {
@@ -4278,23 +3652,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
                 };
             };
         };
@@ -4385,17 +3742,82 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
+        };
+    };
+    OAuth_callback: {
+        parameters: {
+            query: {
+                state: string;
+                code?: string;
+                iss?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        toolsetId: string;
+                        /** @constant */
+                        state: "authorized";
+                        toolCount: number;
+                    };
+                };
+            };
+            /** @description The request is invalid */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /** @constant */
-                        statusCode: 503;
+                        statusCode: 400;
                         /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        code: "OAUTH_AUTHORIZATION_DENIED" | "OAUTH_STATE_INVALID" | "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Understood but cannot be done (the cause is in code and errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 422;
+                        /** @enum {string} */
+                        code: "MCP_AUTH_FAILED" | "MCP_UNREACHABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4404,7 +3826,7 @@ export interface operations {
             };
         };
     };
-    NodeTypes_list: {
+    OAuth_clientMetadata: {
         parameters: {
             query?: never;
             header?: never;
@@ -4420,58 +3842,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: components["schemas"]["NodeType"][];
-                    };
-                };
-            };
-            /** @description No valid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 401;
-                        /** @enum {string} */
-                        code: "UNAUTHENTICATED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description The key may not do this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 403;
-                        /** @enum {string} */
-                        code: "FORBIDDEN";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 429;
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
+                        client_id: string;
+                        redirect_uris: string[];
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -4533,23 +3907,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4667,23 +4024,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     Providers_create: {
@@ -4723,7 +4063,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4809,23 +4149,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4934,23 +4257,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5080,23 +4386,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     Providers_update: {
@@ -5139,7 +4428,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5242,23 +4531,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5379,23 +4651,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     Runs_get: {
@@ -5498,23 +4753,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5638,23 +4876,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5795,23 +5016,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     Runs_events: {
@@ -5925,23 +5129,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     Runs_input: {
@@ -5988,7 +5175,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6108,23 +5295,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6256,23 +5426,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6437,23 +5590,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     Toolsets_list: {
@@ -6565,23 +5701,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     Toolsets_create: {
@@ -6600,6 +5719,7 @@ export interface operations {
                     headers?: {
                         [key: string]: string;
                     };
+                    auth?: components["schemas"]["ToolsetAuth"];
                     /**
                      * @default auto
                      * @enum {string}
@@ -6648,7 +5768,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6757,23 +5877,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     Toolsets_get: {
@@ -6876,23 +5979,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7022,23 +6108,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     Toolsets_update: {
@@ -7088,7 +6157,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7231,17 +6300,152 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
+        };
+    };
+    Toolsets_authorize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        state: "authorized" | "needs_authorization";
+                        /** @description Open it in a browser; absent for client credentials (already authorized) */
+                        authorizationUrl?: string;
+                        /**
+                         * Format: date-time
+                         * @description The URL works once, until then
+                         */
+                        expiresAt?: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /** @constant */
-                        statusCode: 503;
+                        statusCode: 401;
                         /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 409;
+                        /** @enum {string} */
+                        code: "TOOLSET_NOT_OAUTH";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Understood but cannot be done (the cause is in code and errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 422;
+                        /** @enum {string} */
+                        code: "MCP_AUTH_FAILED" | "MCP_PROTOCOL_ERROR" | "MCP_TIMEOUT" | "MCP_UNREACHABLE" | "OUTBOUND_BLOCKED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7379,23 +6583,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     Toolsets_check: {
@@ -7508,23 +6695,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7678,23 +6848,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     Toolsets_call: {
@@ -7738,7 +6891,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "MCP_INPUT_INVALID" | "VALIDATION_FAILED";
+                        code: "MALFORMED_JSON" | "MCP_INPUT_INVALID" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7858,23 +7011,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8026,23 +7162,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     Toolsets_import: {
@@ -8115,7 +7234,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8207,23 +7326,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     Toolsets_preview: {
@@ -8242,6 +7344,7 @@ export interface operations {
                     headers?: {
                         [key: string]: string;
                     };
+                    auth?: components["schemas"]["ToolsetAuth"];
                     /**
                      * @default auto
                      * @enum {string}
@@ -8290,7 +7393,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8393,23 +7496,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8527,23 +7613,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     Workflows_create: {
@@ -8609,7 +7678,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "WORKFLOW_INVALID";
+                        code: "MALFORMED_JSON" | "VALIDATION_FAILED" | "WORKFLOW_INVALID";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8695,23 +7764,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8826,23 +7878,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     Workflows_update: {
@@ -8911,7 +7946,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "WORKFLOW_INVALID";
+                        code: "MALFORMED_JSON" | "VALIDATION_FAILED" | "WORKFLOW_INVALID";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -9014,23 +8049,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -9143,23 +8161,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     Runs_start: {
@@ -9219,7 +8220,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -9288,765 +8289,6 @@ export interface operations {
                         statusCode: 409;
                         /** @enum {string} */
                         code: "IDEMPOTENCY_KEY_REUSED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description The body is larger than the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 413;
-                        /** @enum {string} */
-                        code: "BODY_TOO_LARGE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 429;
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description A fault of the service (logged with the requestId) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 500;
-                        /** @enum {string} */
-                        code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-        };
-    };
-    Schedules_list: {
-        parameters: {
-            query?: {
-                limit?: number;
-                cursor?: string;
-            };
-            header?: never;
-            path: {
-                /** @description The workflow id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        items: components["schemas"]["Schedule"][];
-                        nextCursor: string | null;
-                    };
-                };
-            };
-            /** @description The request is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 400;
-                        /** @enum {string} */
-                        code: "VALIDATION_FAILED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description No valid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 401;
-                        /** @enum {string} */
-                        code: "UNAUTHENTICATED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description The key may not do this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 403;
-                        /** @enum {string} */
-                        code: "FORBIDDEN";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 404;
-                        /** @enum {string} */
-                        code: "NOT_FOUND";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 429;
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description A fault of the service (logged with the requestId) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 500;
-                        /** @enum {string} */
-                        code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-        };
-    };
-    Schedules_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The workflow id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * @description Cron expression, 5 fields (minute hour day month weekday) or 6 (seconds first)
-                     * @example *\/5 * * * *
-                     */
-                    cron?: string;
-                    /** @description Interval in milliseconds */
-                    everyMs?: number;
-                    /**
-                     * @description IANA timezone of the cron expression (default UTC)
-                     * @example Europe/Berlin
-                     */
-                    timezone?: string;
-                    /**
-                     * @description The run inputs of every firing, checked against the version's inputSchema
-                     * @default {}
-                     */
-                    inputs?: {
-                        [key: string]: unknown;
-                    };
-                    /**
-                     * @description The version each firing runs: "latest" (at the firing) or a pinned number
-                     * @default latest
-                     */
-                    version?: "latest" | number;
-                    /** @default true */
-                    enabled?: boolean;
-                    /**
-                     * @description A firing missed while nothing could take it: "one" runs it once when taken late, "none" skips it
-                     * @default one
-                     * @enum {string}
-                     */
-                    catchUp?: "one" | "none";
-                    /**
-                     * @description A firing while a run of this schedule is unfinished: "allow" starts another, "skip" starts none
-                     * @default allow
-                     * @enum {string}
-                     */
-                    overlap?: "allow" | "skip";
-                };
-            };
-        };
-        responses: {
-            /** @description Status 201 */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Schedule"];
-                };
-            };
-            /** @description The request is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 400;
-                        /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description No valid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 401;
-                        /** @enum {string} */
-                        code: "UNAUTHENTICATED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description The key may not do this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 403;
-                        /** @enum {string} */
-                        code: "FORBIDDEN";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 404;
-                        /** @enum {string} */
-                        code: "NOT_FOUND";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description The body is larger than the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 413;
-                        /** @enum {string} */
-                        code: "BODY_TOO_LARGE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 429;
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description A fault of the service (logged with the requestId) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 500;
-                        /** @enum {string} */
-                        code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-        };
-    };
-    Schedules_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The workflow id */
-                id: string;
-                /** @description The schedule id */
-                scheduleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Schedule"];
-                };
-            };
-            /** @description The request is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 400;
-                        /** @enum {string} */
-                        code: "VALIDATION_FAILED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description No valid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 401;
-                        /** @enum {string} */
-                        code: "UNAUTHENTICATED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description The key may not do this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 403;
-                        /** @enum {string} */
-                        code: "FORBIDDEN";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 404;
-                        /** @enum {string} */
-                        code: "NOT_FOUND";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 429;
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description A fault of the service (logged with the requestId) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 500;
-                        /** @enum {string} */
-                        code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-        };
-    };
-    Schedules_remove: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The workflow id */
-                id: string;
-                /** @description The schedule id */
-                scheduleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The request is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 400;
-                        /** @enum {string} */
-                        code: "VALIDATION_FAILED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description No valid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 401;
-                        /** @enum {string} */
-                        code: "UNAUTHENTICATED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description The key may not do this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 403;
-                        /** @enum {string} */
-                        code: "FORBIDDEN";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 404;
-                        /** @enum {string} */
-                        code: "NOT_FOUND";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 429;
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description A fault of the service (logged with the requestId) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 500;
-                        /** @enum {string} */
-                        code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-        };
-    };
-    Schedules_update: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The workflow id */
-                id: string;
-                /** @description The schedule id */
-                scheduleId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * @description Cron expression, 5 fields (minute hour day month weekday) or 6 (seconds first)
-                     * @example *\/5 * * * *
-                     */
-                    cron?: string;
-                    /** @description Interval in milliseconds */
-                    everyMs?: number;
-                    timezone?: string | null;
-                    /** @description The run inputs of every firing, checked against the version's inputSchema */
-                    inputs?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description The version each firing runs: "latest" (at the firing) or a pinned number */
-                    version?: "latest" | number;
-                    enabled?: boolean;
-                    /**
-                     * @description A firing missed while nothing could take it: "one" runs it once when taken late, "none" skips it
-                     * @enum {string}
-                     */
-                    catchUp?: "one" | "none";
-                    /**
-                     * @description A firing while a run of this schedule is unfinished: "allow" starts another, "skip" starts none
-                     * @enum {string}
-                     */
-                    overlap?: "allow" | "skip";
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Schedule"];
-                };
-            };
-            /** @description The request is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 400;
-                        /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description No valid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 401;
-                        /** @enum {string} */
-                        code: "UNAUTHENTICATED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description The key may not do this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 403;
-                        /** @enum {string} */
-                        code: "FORBIDDEN";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 404;
-                        /** @enum {string} */
-                        code: "NOT_FOUND";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -10235,23 +8477,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
         };
     };
     Workflows_getVersion: {
@@ -10292,516 +8517,6 @@ export interface operations {
                         requestId: string;
                     };
                 };
-            };
-            /** @description No valid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 401;
-                        /** @enum {string} */
-                        code: "UNAUTHENTICATED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description The key may not do this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 403;
-                        /** @enum {string} */
-                        code: "FORBIDDEN";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 404;
-                        /** @enum {string} */
-                        code: "NOT_FOUND";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 429;
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description A fault of the service (logged with the requestId) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 500;
-                        /** @enum {string} */
-                        code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-        };
-    };
-    Webhooks_list: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The workflow id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        items: components["schemas"]["Webhook"][];
-                        nextCursor: string | null;
-                    };
-                };
-            };
-            /** @description No valid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 401;
-                        /** @enum {string} */
-                        code: "UNAUTHENTICATED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description The key may not do this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 403;
-                        /** @enum {string} */
-                        code: "FORBIDDEN";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 404;
-                        /** @enum {string} */
-                        code: "NOT_FOUND";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 429;
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description A fault of the service (logged with the requestId) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 500;
-                        /** @enum {string} */
-                        code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-        };
-    };
-    Webhooks_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The workflow id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * @description github (X-Hub-Signature-256), stripe (Stripe-Signature), slack (X-Slack-Signature + timestamp) or token (X-Webhook-Token)
-                     * @enum {string}
-                     */
-                    verify: "github" | "stripe" | "slack" | "token";
-                    /** @description The signing secret (Stripe's and Slack's are theirs: pass them); generated when absent; shown only in the 201 */
-                    secret?: string;
-                    /** @description Run input → where it is in the delivery (`{"title": "body.issue.title", "event": "headers.x-github-event"}`); absent: the body is the inputs */
-                    inputs?: {
-                        [key: string]: string;
-                    };
-                    /**
-                     * @description accepted: 202 with the run id at once; outputs: 200 with the run outputs once it ends (bounded by HOOK_WAIT_MS)
-                     * @default accepted
-                     * @enum {string}
-                     */
-                    respond?: "accepted" | "outputs";
-                };
-            };
-        };
-        responses: {
-            /** @description Status 201 */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreatedWebhook"];
-                };
-            };
-            /** @description The request is invalid */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 400;
-                        /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description No valid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 401;
-                        /** @enum {string} */
-                        code: "UNAUTHENTICATED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description The key may not do this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 403;
-                        /** @enum {string} */
-                        code: "FORBIDDEN";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 404;
-                        /** @enum {string} */
-                        code: "NOT_FOUND";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description The body is larger than the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 413;
-                        /** @enum {string} */
-                        code: "BODY_TOO_LARGE";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 429;
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description A fault of the service (logged with the requestId) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 500;
-                        /** @enum {string} */
-                        code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-        };
-    };
-    Webhooks_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The workflow id */
-                id: string;
-                /** @description The webhook id (wh_…) */
-                webhookId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Webhook"];
-                };
-            };
-            /** @description No valid API key */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 401;
-                        /** @enum {string} */
-                        code: "UNAUTHENTICATED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description The key may not do this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 403;
-                        /** @enum {string} */
-                        code: "FORBIDDEN";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 404;
-                        /** @enum {string} */
-                        code: "NOT_FOUND";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Too many requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 429;
-                        /** @enum {string} */
-                        code: "RATE_LIMITED";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description A fault of the service (logged with the requestId) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 500;
-                        /** @enum {string} */
-                        code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-        };
-    };
-    Webhooks_remove: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The workflow id */
-                id: string;
-                /** @description The webhook id (wh_…) */
-                webhookId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             /** @description No valid API key */
             401: {
@@ -10956,7 +8671,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -11042,23 +8757,6 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
-                        message: string;
-                        errors?: components["schemas"]["Problem"][];
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        statusCode: 503;
-                        /** @enum {string} */
-                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;

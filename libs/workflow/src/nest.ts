@@ -51,6 +51,11 @@ export { ToolsetRefresher, type RefreshOutcome } from './toolsets/toolset-refres
 export { diffTools, type ToolDiff } from './persistence/tool-diff.js';
 export * from './queue/toolset-refresh-queue.js';
 export { ToolsetStoreModule } from './toolsets/toolset-store.module.js';
+// OAuth toolsets: grants sealed in oauth_grants, renewals locked in Redis, the authorization's two halves
+export * from './oauth/oauth-grant.schema.js';
+export { OAuthGrantRepository, type OAuthStatus } from './oauth/oauth-grant.repository.js';
+export { OAuthRedis, OAuthLockTimeoutError } from './oauth/oauth-redis.js';
+export * from './oauth/toolset-oauth.js';
 export { OutboundHttp, OutboundModule } from './outbound/outbound.module.js';
 
 // LLM: providers and the OpenAI-compatible LlmClient adapter

@@ -25,9 +25,14 @@ export const HTTP_STATUS_BY_CODE = {
   RUN_FINISHED: 409,
   RUN_NOT_FINISHED: 409,
   RUN_NOT_WAITING: 409,
+  TOOLSET_NOT_OAUTH: 409,
   IDEMPOTENCY_KEY_REUSED: 409,
   BODY_TOO_LARGE: 413,
   BODY_TOO_DEEP: 400,
+  // GET /oauth/callback: a state that is unknown, used or expired, or whose toolset moved.
+  OAUTH_STATE_INVALID: 400,
+  // The authorization server answered the callback with an error (the person declined…).
+  OAUTH_AUTHORIZATION_DENIED: 400,
   RATE_LIMITED: 429,
   // A dependency is down (common/outages.ts): answered with Retry-After.
   STORE_UNAVAILABLE: 503,

@@ -1,16 +1,36 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ToolsetRepository, type ConnectionSpec, type ToolsetRecord } from '#workflow/nest';
+import { OAuthGrantRepository, ToolsetRepository, type ConnectionSpec, type ToolsetListingInput, type ToolsetRecord } from '#workflow/nest';
+import type { OAuthGrant } from '#mcp';
 import type { CreateToolsetBody } from './dto/toolset-requests.js';
 import { toolView, whereView, type ToolsetPreviewView } from './dto/toolset-views.js';
 import { ToolsetRefreshSchedule } from './refresh-schedule.js';
 import type { Requester } from './requester.js';
 import { defaultToolsetName, ToolsetListing } from './toolset-listing.js';
+import { authSettingsOf, ToolsetOAuthListing } from './toolset-oauth-listing.js';
 
 /** The connection a create body describes (a stdio one has no toolset id, hence no directory of its own yet). */
 export function specOfBody(body: CreateToolsetBody): ConnectionSpec {
   return body.kind === 'stdio'
     ? { kind: 'stdio', command: body.command, args: body.args, env: body.env, timeoutMs: body.timeoutMs }
-    : { url: body.url, headers: body.headers, transport: body.transport, timeoutMs: body.timeoutMs };
+    : {
+        url: body.url,
+        headers: body.headers,
+        transport: body.transport,
+        timeoutMs: body.timeoutMs,
+        ...(body.auth ? { auth: authSettingsOf(body.auth) } : {}),
+      };
+}
+
+/** The first listing: an OAuth toolset's goes through its grant (or waits for one), any other's straight. */
+async function firstListing(
+  spec: ConnectionSpec,
+  listing: ToolsetListing,
+  oauthListing: ToolsetOAuthListing,
+  requester: Requester,
+  signal?: AbortSignal,
+): Promise<{ listing: ToolsetListingInput; grant?: OAuthGrant }> {
+  if (spec.kind !== 'stdio' && spec.auth) return oauthListing.list(spec, spec.auth, requester, signal);
+  return { listing: await listing.list(spec, requester, signal) };
 }
 
 /** POST /toolsets: list the server's tools, then store the toolset with its snapshot. */
@@ -22,13 +42,15 @@ export class CreateToolset {
     private readonly listing: ToolsetListing,
     private readonly toolsets: ToolsetRepository,
     private readonly schedule: ToolsetRefreshSchedule,
+    private readonly oauthListing: ToolsetOAuthListing,
+    private readonly grants: OAuthGrantRepository,
   ) {}
 
   /** `requester`: the API key asking (`createdBy`; a stdio server needs `admin`). */
   async execute(body: CreateToolsetBody, requester: Requester, signal?: AbortSignal): Promise<ToolsetRecord> {
     const spec = specOfBody(body);
     this.schedule.check(body.refreshIntervalMs);
-    const listing = await this.listing.list(spec, requester, signal);
+    const { listing, grant } = await firstListing(spec, this.listing, this.oauthListing, requester, signal);
     const name = body.name ?? defaultToolsetName(spec, listing);
     const toolset = await this.toolsets.create(
       body.kind === 'stdio'
@@ -49,12 +71,14 @@ export class CreateToolset {
             url: body.url,
             headers: body.headers,
             transport: body.transport,
+            ...(body.auth ? { auth: authSettingsOf(body.auth) } : {}),
             timeoutMs: body.timeoutMs,
             refreshIntervalMs: body.refreshIntervalMs,
             listing,
             createdBy: requester.keyId,
           },
     );
+    if (grant) await this.grants.save(toolset.id, grant);
     if (toolset.refreshIntervalMs !== undefined) await this.schedule.apply(toolset.id, toolset.refreshIntervalMs);
     const where = toolset.kind === 'stdio' ? { command: toolset.command } : { url: toolset.url };
     this.logger.log({ toolsetId: toolset.id, ...where, transport: toolset.resolvedTransport, tools: toolset.toolCount }, 'toolset created');
@@ -65,11 +89,14 @@ export class CreateToolset {
 /** POST /toolsets/preview: the same listing, nothing stored. */
 @Injectable()
 export class PreviewToolset {
-  constructor(private readonly listing: ToolsetListing) {}
+  constructor(
+    private readonly listing: ToolsetListing,
+    private readonly oauthListing: ToolsetOAuthListing,
+  ) {}
 
   async execute(body: CreateToolsetBody, requester: Requester, signal?: AbortSignal): Promise<ToolsetPreviewView> {
     const spec = specOfBody(body);
-    const listing = await this.listing.list(spec, requester, signal);
+    const { listing } = await firstListing(spec, this.listing, this.oauthListing, requester, signal);
     const where =
       body.kind === 'stdio'
         ? whereView({

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ToolsetRepository, WorkflowRepository } from '#workflow/nest';
+import { OAuthGrantRepository, ToolsetRepository, WorkflowRepository } from '#workflow/nest';
 import { ConflictError, NotFoundError } from '../common/api-errors.js';
 import { ToolsetRefreshSchedule } from './refresh-schedule.js';
 
@@ -12,6 +12,7 @@ export class DeleteToolset {
     private readonly toolsets: ToolsetRepository,
     private readonly workflows: WorkflowRepository,
     private readonly schedule: ToolsetRefreshSchedule,
+    private readonly grants: OAuthGrantRepository,
   ) {}
 
   async execute(id: string): Promise<void> {
@@ -23,6 +24,7 @@ export class DeleteToolset {
     }
     if (!(await this.toolsets.delete(id))) throw new NotFoundError('Toolset', id);
     await this.schedule.apply(id, undefined);
+    await this.grants.deleteFor(id);
     this.logger.log({ toolsetId: id }, 'toolset deleted');
   }
 }

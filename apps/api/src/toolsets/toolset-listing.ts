@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { listToolset, type McpTarget, type TargetKind } from '#mcp';
+import { listToolset, type FetchFunction, type McpTarget, type TargetKind } from '#mcp';
 import { StdioRefusedError, ToolsetTargets, connectionSecrets, type ConnectionSpec, type ToolsetListingInput } from '#workflow/nest';
 import { ApiError } from '../common/api-errors.js';
 import { connectionFailure } from './toolset-errors.js';
@@ -31,8 +31,10 @@ export function targetOrRefusal(targets: ToolsetTargets, spec: ConnectionSpec, r
 export class ToolsetListing {
   constructor(private readonly targets: ToolsetTargets) {}
 
-  async list(spec: ConnectionSpec, requester: Requester, signal?: AbortSignal): Promise<ToolsetListingInput> {
-    const target = targetOrRefusal(this.targets, spec, requester, connectionPath(spec));
+  /** `fetch`: instead of the target's (an OAuth grant not stored yet). */
+  async list(spec: ConnectionSpec, requester: Requester, signal?: AbortSignal, fetch?: FetchFunction): Promise<ToolsetListingInput> {
+    const resolved = targetOrRefusal(this.targets, spec, requester, connectionPath(spec));
+    const target = fetch && resolved.kind !== 'stdio' ? { ...resolved, fetch } : resolved;
     try {
       const listing = await listToolset(target, { signal });
       return { serverInfo: listing.serverInfo, transport: listing.transport, tools: listing.tools };

@@ -16,6 +16,8 @@ import {
   type UpdateToolsetBody,
 } from './dto/toolset-requests.js';
 import { toolsetView } from './dto/toolset-views.js';
+import { AuthorizeToolset, ToolsetAuthStates } from './authorize-toolset.js';
+import type { ToolsetRecord } from '#workflow/nest';
 import { FindToolsets } from './find-toolsets.js';
 import { requesterOf } from './requester.js';
 import { ToolsetChanges } from './toolset-changes.js';
@@ -51,7 +53,14 @@ export class ToolsetsController {
     private readonly checkToolset: CheckToolset,
     private readonly toolsetUsage: ToolsetUsage,
     private readonly toolsetChanges: ToolsetChanges,
+    private readonly authorizeToolset: AuthorizeToolset,
+    private readonly authStates: ToolsetAuthStates,
   ) {}
+
+  /** A toolset as answered: with its OAuth state when it has one. */
+  private async view(toolset: ToolsetRecord) {
+    return toolsetView(toolset, await this.authStates.of(toolset));
+  }
 
   @Post()
   @ApiRoute(toolsetRoutes.create)
@@ -61,7 +70,7 @@ export class ToolsetsController {
     @Res({ passthrough: true }) res: Response,
     @Caller() caller: Principal,
   ) {
-    return toolsetView(await this.createToolset.execute(body, requesterOf(caller), clientGone(res)));
+    return this.view(await this.createToolset.execute(body, requesterOf(caller), clientGone(res)));
   }
 
   @Post('preview')
@@ -100,7 +109,7 @@ export class ToolsetsController {
   @ApiRoute(toolsetRoutes.get)
   @RequireScope('read', 'write')
   async get(@Param('id') id: string) {
-    return toolsetView(await this.findToolsets.get(id));
+    return this.view(await this.findToolsets.get(id));
   }
 
   @Patch(':id')
@@ -112,7 +121,7 @@ export class ToolsetsController {
     @Res({ passthrough: true }) res: Response,
     @Caller() caller: Principal,
   ) {
-    return toolsetView(await this.updateToolset.execute(id, body, requesterOf(caller), clientGone(res)));
+    return this.view(await this.updateToolset.execute(id, body, requesterOf(caller), clientGone(res)));
   }
 
   @Post(':id/refresh')
@@ -121,7 +130,15 @@ export class ToolsetsController {
   @ApiRoute(toolsetRoutes.refresh)
   async refresh(@Param('id') id: string, @Res({ passthrough: true }) res: Response, @Caller() caller: Principal) {
     const { toolset, added, removed, changed } = await this.refreshToolset.execute(id, requesterOf(caller), clientGone(res));
-    return { toolset: toolsetView(toolset), added, removed, changed };
+    return { toolset: await this.view(toolset), added, removed, changed };
+  }
+
+  @Post(':id/authorize')
+  @RequireScope('write')
+  @HttpCode(200)
+  @ApiRoute(toolsetRoutes.authorize)
+  authorize(@Param('id') id: string, @Caller() caller: Principal) {
+    return this.authorizeToolset.execute(id, requesterOf(caller));
   }
 
   @Get(':id/changes')

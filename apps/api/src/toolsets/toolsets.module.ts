@@ -13,11 +13,14 @@ import { ToolsetRefreshSchedule } from './refresh-schedule.js';
 import { ToolsetListing } from './toolset-listing.js';
 import { ToolsetsController } from './toolsets.controller.js';
 import { UpdateToolset } from './update-toolset.js';
+import { AuthorizeToolset, ToolsetAuthStates } from './authorize-toolset.js';
+import { OAuthController } from './oauth.controller.js';
+import { ToolsetOAuthListing } from './toolset-oauth-listing.js';
 
 /** REST for toolsets (SPEC §2). */
 @Module({
   imports: [ToolsetStoreModule, WorkflowStoreModule],
-  controllers: [ToolsetsController],
+  controllers: [ToolsetsController, OAuthController],
   providers: [
     ToolsetListing,
     CreateToolset,
@@ -32,6 +35,9 @@ import { UpdateToolset } from './update-toolset.js';
     ToolsetUsage,
     ToolsetChanges,
     ToolsetRefreshSchedule,
+    ToolsetOAuthListing,
+    AuthorizeToolset,
+    ToolsetAuthStates,
   ],
 })
 export class ToolsetsModule {}

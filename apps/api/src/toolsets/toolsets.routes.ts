@@ -7,6 +7,7 @@ import { callToolBody, createHttpToolsetBody, createStdioToolsetBody, updateTool
 import {
   toolCallSchema,
   toolParams,
+  toolsetAuthorizationSchema,
   toolsetChangeSchema,
   toolsetCheckSchema,
   toolsetImportSchema,
@@ -44,6 +45,12 @@ export const toolsetRoutes = {
     body: importToolsetsBody,
     responses: { 200: toolsetImportSchema },
     errors: { 400: ['VALIDATION_FAILED'] },
+  },
+  authorize: {
+    summary: 'OAuth toolsets: the URL a person opens to authorize (client credentials: a new token at once)',
+    params: idParams,
+    responses: { 200: toolsetAuthorizationSchema },
+    errors: { 404: ['NOT_FOUND'], 409: ['TOOLSET_NOT_OAUTH'], 422: CONNECT_ERRORS },
   },
   check: {
     summary: 'Check that the server answers now (stored as the toolset health; the tool snapshot is unchanged)',

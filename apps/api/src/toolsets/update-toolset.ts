@@ -12,6 +12,7 @@ import { pointer } from '../common/zod-validation.js';
 import { MASK, type UpdateToolsetBody } from './dto/toolset-requests.js';
 import { ToolsetRefreshSchedule } from './refresh-schedule.js';
 import { refuseStdioUnlessAdmin, type Requester } from './requester.js';
+import { ToolsetOAuthListing } from './toolset-oauth-listing.js';
 import { ToolsetListing } from './toolset-listing.js';
 
 /** The stored toolset after a conditional write; 404 when it is gone, 409 when it changed meanwhile. */
@@ -76,6 +77,7 @@ export class UpdateToolset {
     private readonly listing: ToolsetListing,
     private readonly toolsets: ToolsetRepository,
     private readonly schedule: ToolsetRefreshSchedule,
+    private readonly oauthListing: ToolsetOAuthListing,
   ) {}
 
   /** `requester`: the API key asking (`updatedBy`; changing a stdio toolset — how its process runs — needs `admin`). */
@@ -126,7 +128,10 @@ export class UpdateToolset {
     };
     if (this.connectionChanged(current, next)) {
       const timeoutMs = body.timeoutMs === undefined ? current.timeoutMs : (body.timeoutMs ?? undefined);
-      Object.assign(changes, next, { listing: await this.listing.list({ ...next, timeoutMs }, requester, signal) });
+      const listing = current.auth
+        ? await this.oauthListing.listOrAwait({ ...next, timeoutMs, toolsetId: id, auth: current.auth }, requester, signal)
+        : await this.listing.list({ ...next, timeoutMs }, requester, signal);
+      Object.assign(changes, next, { listing });
     }
     return updatedOrThrow(id, await this.toolsets.update(id, current.revision, changes));
   }

@@ -48,6 +48,8 @@ export class FixtureAuthorizationServer implements OAuthServerProvider {
   private readonly accessTokens = new Map<string, IssuedToken>();
   private readonly refreshTokens = new Map<string, Grant>();
   readonly tokenRequests: { clientId: string; grantType: GrantType; ok: boolean }[] = [];
+  /** Every access and refresh token ever issued (a test looks for them where they must not be). */
+  readonly issued: string[] = [];
   private approvals = 0;
 
   constructor(private readonly options: FixtureAuthorizationServerOptions) {
@@ -156,6 +158,7 @@ export class FixtureAuthorizationServer implements OAuthServerProvider {
 
   private issue(grant: Grant, withRefresh: boolean): OAuthTokens {
     const access = token('at');
+    this.issued.push(access);
     this.accessTokens.set(access, { ...grant, expiresAt: Date.now() + this.options.accessTokenTtlMs });
     const tokens: OAuthTokens = {
       access_token: access,
@@ -165,6 +168,7 @@ export class FixtureAuthorizationServer implements OAuthServerProvider {
     };
     if (withRefresh) {
       const refresh = token('rt');
+      this.issued.push(refresh);
       this.refreshTokens.set(refresh, grant);
       tokens.refresh_token = refresh;
     }

@@ -63,6 +63,8 @@ export interface OAuthFixtureServer {
   /** Bearer tokens presented on tools/call, in order. */
   seenTokens(): SeenToken[];
   calls(tool?: string): number;
+  /** Every access and refresh token issued so far. */
+  issuedTokens(): string[];
   registeredClients(): OAuthClientInformationFull[];
   revokeAll(): void;
   expireAccessTokens(): void;
@@ -151,6 +153,7 @@ export async function startOAuthFixtureServer(options: OAuthFixtureOptions = {})
     clientAuthentications: () => [...clientAuthentications],
     calls: (tool) => (tool === undefined ? [...counters.calls.values()].reduce((a, b) => a + b, 0) : (counters.calls.get(tool) ?? 0)),
     registeredClients: () => provider.registeredClients(),
+    issuedTokens: () => [...provider.issued],
     revokeAll: () => provider.revokeAll(),
     expireAccessTokens: () => provider.expireAccessTokens(),
     close: async () => {

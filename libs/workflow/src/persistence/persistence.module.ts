@@ -10,6 +10,7 @@ import { NODE_EXECUTION_MODEL, NodeExecutionSchema } from './node-execution.sche
 import { RUN_MCP_SESSION_MODEL, RunMcpSessionSchema } from './run-session.schema.js';
 import { RUN_MODEL, RunSchema } from './run.schema.js';
 import { TOOLSET_MODEL, ToolsetSchema } from './toolset.schema.js';
+import { OAUTH_GRANT_MODEL, OAuthGrantSchema } from '../oauth/oauth-grant.schema.js';
 import { TOOL_CALL_MODEL, ToolCallSchema } from './tool-call.schema.js';
 import { TOOLSET_CHANGE_MODEL, ToolsetChangeSchema } from './toolset-change.schema.js';
 import { SCHEDULE_MODEL, ScheduleSchema } from '../triggers/schedule.schema.js';
@@ -34,6 +35,7 @@ export const MODELS: ModelDefinition[] = [
   { name: API_KEY_MODEL, schema: ApiKeySchema },
   { name: SCHEDULE_MODEL, schema: ScheduleSchema },
   { name: WEBHOOK_MODEL, schema: WebhookSchema },
+  { name: OAUTH_GRANT_MODEL, schema: OAuthGrantSchema },
 ];
 
 @Global()

@@ -10,6 +10,24 @@ export interface ToolsetListingInput {
   tools: ToolSnapshot[];
 }
 
+/** A toolset's OAuth settings, the client secret in clear: for connecting only. */
+export interface ToolsetAuthSettings {
+  type: 'oauth';
+  flow: 'authorization_code' | 'client_credentials';
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string[];
+}
+
+/** What answers may show of a toolset's OAuth settings (never the secret). */
+export interface ToolsetAuthSummary {
+  type: 'oauth';
+  flow: 'authorization_code' | 'client_credentials';
+  clientId?: string;
+  hasClientSecret: boolean;
+  scopes?: string[];
+}
+
 /** A toolset without its tools and without any header value. */
 export interface ToolsetSummary {
   id: string;
@@ -18,6 +36,8 @@ export interface ToolsetSummary {
   /** http toolsets only. */
   url?: string;
   headerNames: string[];
+  /** http toolsets that authorize with OAuth. */
+  auth?: ToolsetAuthSummary;
   /** stdio toolsets only (env: names, never values). */
   command?: string;
   args?: string[];
@@ -50,8 +70,11 @@ interface ConnectionCommon {
 /** How to reach a server by URL, header values in clear: for connecting only, never for responses or logs. */
 export interface HttpToolsetConnection extends ConnectionCommon {
   kind?: 'http';
+  /** The toolset's id (its OAuth grant is found by it); set on every stored toolset's connection. */
+  id?: string;
   url: string;
   headers: Record<string, string>;
+  auth?: ToolsetAuthSettings;
   transport: TransportMode;
   resolvedTransport: HttpTransport;
   /** The revision the server spoke at the last listing: connects try its path first. */
@@ -90,7 +113,7 @@ export type NewToolset = {
   /** Id of the API key creating it. */
   createdBy?: string;
 } & (
-  | { kind?: 'http'; url: string; headers: Record<string, string>; transport: TransportMode }
+  | { kind?: 'http'; url: string; headers: Record<string, string>; transport: TransportMode; auth?: ToolsetAuthSettings }
   | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; process: StdioProcessMode }
 );
 
@@ -133,6 +156,16 @@ export function toolsetSummaryOf(doc: ToolsetDocument): ToolsetSummary {
   if (typeof doc.timeoutMs === 'number') summary.timeoutMs = doc.timeoutMs;
   if (typeof doc.refreshIntervalMs === 'number') summary.refreshIntervalMs = doc.refreshIntervalMs;
   if (doc.health) summary.health = doc.health;
+  if (doc.auth) {
+    const { type, flow, clientId, clientSecret, scopes } = doc.auth;
+    summary.auth = {
+      type,
+      flow,
+      hasClientSecret: clientSecret !== undefined,
+      ...(clientId === undefined ? {} : { clientId }),
+      ...(scopes === undefined ? {} : { scopes }),
+    };
+  }
   if (doc.kind === 'stdio')
     Object.assign(summary, {
       command: doc.command,

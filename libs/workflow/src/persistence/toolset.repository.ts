@@ -1,4 +1,4 @@
-import type { HttpTransport } from '#mcp';
+import type { type HttpTransport, HttpTransport } from '#mcp';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, type Model } from 'mongoose';
@@ -15,8 +15,16 @@ import {
   type ToolsetRecord,
   type ToolsetSummary,
   type ToolsetUpdateOutcome,
+  type ToolsetAuthSettings,
 } from './toolset-records.js';
-import { TOOLSET_MODEL, type StoredHealth, type StoredHeader, type ToolsetDocument, type TransportMode } from './toolset.schema.js';
+import {
+  TOOLSET_MODEL,
+  type StoredHealth,
+  type StoredHeader,
+  type StoredToolsetAuth,
+  type ToolsetDocument,
+  type TransportMode,
+} from './toolset.schema.js';
 
 /** Reads and writes toolsets; the only place header values are sealed and opened. */
 @Injectable()
@@ -38,7 +46,13 @@ export class ToolsetRepository {
             headers: [],
             transport: 'stdio' as const,
           }
-        : { kind: 'http' as const, url: input.url, headers: this.seal(input.headers), transport: input.transport };
+        : {
+            kind: 'http' as const,
+            url: input.url,
+            headers: this.seal(input.headers),
+            transport: input.transport,
+            ...(input.auth ? { auth: this.sealAuth(input.auth) } : {}),
+          };
     const created = await this.model.create({
       name: input.name,
       ...where,
@@ -74,6 +88,7 @@ export class ToolsetRepository {
             kind: 1,
             url: 1,
             headers: 1,
+            auth: 1,
             command: 1,
             args: 1,
             env: 1,
@@ -159,6 +174,22 @@ export class ToolsetRepository {
     return Object.fromEntries(values.map((entry) => [entry.name, this.box.open(entry.value)]));
   }
 
+  private sealAuth(auth: ToolsetAuthSettings): StoredToolsetAuth {
+    const { clientSecret, ...rest } = auth;
+    return { ...rest, ...(clientSecret === undefined ? {} : { clientSecret: this.box.seal(clientSecret) }) };
+  }
+
+  private openAuth(auth: StoredToolsetAuth): ToolsetAuthSettings {
+    const { clientSecret, type, flow, clientId, scopes } = auth;
+    return {
+      type,
+      flow,
+      ...(clientId === undefined ? {} : { clientId }),
+      ...(scopes === undefined ? {} : { scopes }),
+      ...(clientSecret === undefined ? {} : { clientSecret: this.box.open(clientSecret) }),
+    };
+  }
+
   private listingFields(listing: ToolsetListingInput) {
     return {
       resolvedTransport: listing.transport,
@@ -187,8 +218,10 @@ export class ToolsetRepository {
         : {
             ...common,
             kind: 'http',
+            id: String(doc._id),
             url: doc.url ?? '',
             headers: this.open(doc.headers),
+            ...(doc.auth ? { auth: this.openAuth(doc.auth) } : {}),
             // Only stdio documents hold 'stdio' in these two fields.
             transport: doc.transport as TransportMode,
             resolvedTransport: doc.resolvedTransport as HttpTransport,

@@ -35,6 +35,16 @@ export interface StoredHeader {
   value: string;
 }
 
+/** `auth: {type: "oauth"}`: how tokens are obtained; the tokens themselves live in `oauth_grants`. */
+export interface StoredToolsetAuth {
+  type: 'oauth';
+  flow: 'authorization_code' | 'client_credentials';
+  clientId?: string;
+  /** Sealed by the SecretBox. */
+  clientSecret?: string;
+  scopes?: string[];
+}
+
 export interface StoredTool {
   name: string;
   usable: boolean;
@@ -59,6 +69,8 @@ export interface ToolsetDocument {
   /** http toolsets only. */
   url?: string;
   headers: StoredHeader[];
+  /** http toolsets that authorize with OAuth. */
+  auth?: StoredToolsetAuth;
   /** stdio toolsets only: the program, its arguments, and its extra environment (values sealed). */
   command?: string;
   args?: string[];
@@ -86,12 +98,25 @@ export interface ToolsetDocument {
   updatedAt: Date;
 }
 
+/** Its own schema: a field named `type` is only read as a field (not a type declaration) at a schema's top level. */
+const ToolsetAuthSchema = new Schema<StoredToolsetAuth>(
+  {
+    type: { type: String, enum: ['oauth'], required: true },
+    flow: { type: String, enum: ['authorization_code', 'client_credentials'], required: true },
+    clientId: { type: String },
+    clientSecret: { type: String },
+    scopes: { type: [String], default: undefined },
+  },
+  { _id: false },
+);
+
 export const ToolsetSchema = new Schema<ToolsetDocument>(
   {
     kind: { type: String, required: false, enum: TARGET_KINDS },
     name: { type: String, required: true },
     url: { type: String, required: false },
     headers: { type: [{ _id: false, name: { type: String, required: true }, value: { type: String, required: true } }], default: [] },
+    auth: { type: ToolsetAuthSchema, required: false },
     command: { type: String, required: false },
     args: { type: [String], default: undefined },
     env: { type: [{ _id: false, name: { type: String, required: true }, value: { type: String, required: true } }], default: undefined },

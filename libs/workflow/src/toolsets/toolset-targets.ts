@@ -9,12 +9,18 @@ import { renderHeaders, staticHeaders } from '../secrets/secret-inputs.js';
 import { stdioRefusal } from '../stdio/stdio-policy.js';
 import type { ToolsetConnection } from '../persistence/toolset-records.js';
 import { ToolsetRepository } from '../persistence/toolset.repository.js';
+import { ToolsetOAuth } from '../oauth/toolset-oauth.js';
+import type { ToolsetAuthSettings } from '../persistence/toolset-records.js';
 
 /** How to reach an MCP server by URL; header values in clear. */
 export interface HttpConnectionSpec {
   kind?: 'http';
+  /** Set for a stored toolset: its OAuth grant is found by it. */
+  toolsetId?: string;
   url: string;
   headers: Record<string, string>;
+  /** OAuth: the connection's fetch adds the toolset's bearer token. */
+  auth?: ToolsetAuthSettings;
   transport: TransportMode;
   /** The revision remembered from the last listing; unset → the stateless revision is tried first. */
   protocolVersion?: string;
@@ -65,11 +71,13 @@ export function connectionSpecOf(connection: ToolsetConnection, options: TargetO
     return { kind: 'stdio', command, args, env, toolsetId: id, ...(timeoutMs === undefined ? {} : { timeoutMs }) };
   }
   const transport = options.transport === 'requested' ? connection.transport : connection.resolvedTransport;
-  const { url, headers, timeoutMs, protocolVersion } = connection;
+  const { url, headers, timeoutMs, protocolVersion, id, auth } = connection;
   return {
     url,
     headers,
     transport,
+    ...(id === undefined ? {} : { toolsetId: id }),
+    ...(auth === undefined ? {} : { auth }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(protocolVersion === undefined ? {} : { protocolVersion }),
   };
@@ -82,6 +90,7 @@ export class ToolsetTargets {
     private readonly toolsets: ToolsetRepository,
     private readonly outbound: OutboundHttp,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly oauth: ToolsetOAuth,
   ) {}
 
   /** undefined when the toolset does not exist. The target holds secrets: never log, store or return it. */
@@ -93,6 +102,11 @@ export class ToolsetTargets {
   /** Throws StdioRefusedError for a stdio spec the operator's policy does not allow (checked on every start, not only at create). */
   targetFor(spec: ConnectionSpec, secrets?: Record<string, unknown>): McpTarget {
     if (spec.kind === 'stdio') return this.stdioTarget(spec);
+    if (spec.auth && spec.toolsetId !== undefined) {
+      const fetch = this.oauth.fetchFor(spec.toolsetId, spec.url, spec.auth);
+      // The grant is the toolset's: two toolsets on one URL never share a pooled client.
+      return { ...connectionTarget(spec, fetch, this.config.limits.callTimeoutMs, secrets), credentialScope: `oauth:${spec.toolsetId}` };
+    }
     return connectionTarget(spec, this.outbound.fetch, this.config.limits.callTimeoutMs, secrets);
   }
 

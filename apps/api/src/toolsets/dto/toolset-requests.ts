@@ -57,10 +57,37 @@ const refreshIntervalMs = z
   .max(30 * 86_400_000)
   .meta({ description: 'Take a new tool snapshot this often (ms; at least TOOLSET_REFRESH_MIN_INTERVAL_MS, 60000 by default)' });
 
+/**
+ * OAuth 2.1 to the server instead of (or beside) static headers. `grant`: `authorization_code`
+ * (default; a person authorizes once through POST /toolsets/:id/authorize) or `client_credentials`
+ * (headless; needs clientId and clientSecret). Without clientId, mcpflow registers itself.
+ */
+export const toolsetAuth = z
+  .strictObject({
+    type: z.literal('oauth'),
+    grant: z.enum(['authorization_code', 'client_credentials']).default('authorization_code'),
+    clientId: z.string().trim().min(1).max(2048).optional(),
+    clientSecret: z.string().min(1).max(4096).optional().meta({ description: 'Stored encrypted; shown as "***"' }),
+    scopes: z
+      .array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'not a valid OAuth scope'))
+      .max(50)
+      .optional()
+      .meta({ description: "Asked for when neither the server's challenge nor its metadata names scopes" }),
+  })
+  .superRefine((auth, ctx) => {
+    if (auth.grant !== 'client_credentials') return;
+    if (auth.clientId === undefined) ctx.addIssue({ code: 'custom', path: ['clientId'], message: 'client_credentials needs clientId' });
+    if (auth.clientSecret === undefined)
+      ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: 'client_credentials needs clientSecret' });
+  })
+  .meta({ id: 'ToolsetAuth' });
+export type ToolsetAuthBody = z.output<typeof toolsetAuth>;
+
 export const createHttpToolsetBody = z.strictObject({
   name: name.optional(),
   url,
   headers: headers.default({}),
+  auth: toolsetAuth.optional(),
   transport: transport.default('auto'),
   timeoutMs: timeoutMs.optional(),
   refreshIntervalMs: refreshIntervalMs.optional(),

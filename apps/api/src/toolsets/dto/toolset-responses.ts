@@ -38,11 +38,40 @@ const serverInfo = z.object({ name: z.string(), version: z.string(), protocolVer
 
 const masked = z.record(z.string(), z.literal('***'));
 
+export const toolsetAuthStateSchema = z
+  .object({
+    type: z.literal('oauth'),
+    grant: z.enum(['authorization_code', 'client_credentials']),
+    clientId: z.string().optional(),
+    clientSecret: z.literal('***').optional(),
+    scopes: z.array(z.string()).optional(),
+    state: z
+      .enum(['authorized', 'needs_authorization'])
+      .meta({ description: 'needs_authorization: POST /toolsets/:id/authorize and open the URL (client credentials: obtained again)' }),
+    expiresAt: iso.nullable().meta({ description: 'When the access token expires (renewed before it does)' }),
+    reason: z.string().optional().meta({ description: 'Why a person must authorize (again)' }),
+    requiredScope: z.string().optional().meta({ description: 'A larger scope the server asked for (step-up)' }),
+  })
+  .meta({ id: 'ToolsetAuthState' });
+
+export const toolsetAuthorizationSchema = z.object({
+  state: z.enum(['authorized', 'needs_authorization']),
+  authorizationUrl: z.string().optional().meta({ description: 'Open it in a browser; absent for client credentials (already authorized)' }),
+  expiresAt: iso.optional().meta({ description: 'The URL works once, until then' }),
+});
+
+export const oauthCallbackSchema = z.object({
+  toolsetId: z.string(),
+  state: z.literal('authorized'),
+  toolCount: z.number().int(),
+});
+
 const toolsetFields = {
   kind: z.enum(TARGET_KINDS),
   name: z.string(),
   url: z.string().optional().meta({ description: 'http toolsets' }),
   headers: masked.optional().meta({ description: 'http toolsets: header names; every value is shown as "***"' }),
+  auth: toolsetAuthStateSchema.optional().meta({ description: 'OAuth toolsets' }),
   command: z.string().optional().meta({ description: 'stdio toolsets' }),
   args: z.array(z.string()).optional(),
   env: masked.optional().meta({ description: 'stdio toolsets: variable names; every value is shown as "***"' }),

@@ -1,5 +1,5 @@
 import type { NormalizedToolResult, RequestedTransport, ResolvedTransport, ServerInfo, TargetKind, ToolSnapshot } from '#mcp';
-import type { StdioProcessMode, StoredHealth, ToolsetRecord, ToolsetSummary } from '#workflow/nest';
+import type { OAuthStatus, StdioProcessMode, StoredHealth, ToolsetRecord, ToolsetSummary } from '#workflow/nest';
 import { MASK } from './toolset-requests.js';
 
 /** Response bodies of /toolsets. Header and env values never appear: every one is shown as "***". */
@@ -24,6 +24,8 @@ export interface ToolsetSummaryView {
   /** http toolsets: the server's URL and its headers (values masked). */
   url?: string;
   headers?: Record<string, string>;
+  /** OAuth toolsets: the settings (secret masked) and whether a usable grant is held. */
+  auth?: ToolsetAuthView;
   /** stdio toolsets: the command, its arguments and its environment (values masked). */
   command?: string;
   args?: string[];
@@ -48,6 +50,39 @@ export interface ToolsetSummaryView {
   health: HealthView | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface ToolsetAuthView {
+  type: 'oauth';
+  grant: 'authorization_code' | 'client_credentials';
+  clientId?: string;
+  clientSecret?: typeof MASK;
+  scopes?: string[];
+  /** `authorized`, or `needs_authorization` (POST /toolsets/:id/authorize). */
+  state: OAuthStatus['state'];
+  /** When the access token expires (it is renewed before); null when unknown or not authorized. */
+  expiresAt: string | null;
+  /** Why a person must authorize (again). */
+  reason?: string;
+  /** A larger scope the server asked for: the next authorization asks for it. */
+  requiredScope?: string;
+}
+
+export function authView(toolset: Pick<ToolsetSummary, 'auth'>, status: OAuthStatus | undefined): ToolsetAuthView | undefined {
+  if (!toolset.auth) return undefined;
+  const { flow, clientId, hasClientSecret, scopes } = toolset.auth;
+  const state = status ?? { state: 'needs_authorization' as const };
+  return {
+    type: 'oauth',
+    grant: flow,
+    ...(clientId === undefined ? {} : { clientId }),
+    ...(hasClientSecret ? { clientSecret: MASK } : {}),
+    ...(scopes === undefined ? {} : { scopes }),
+    state: state.state,
+    expiresAt: state.expiresAt?.toISOString() ?? null,
+    ...(state.reason === undefined ? {} : { reason: state.reason }),
+    ...(state.requiredScope === undefined ? {} : { requiredScope: state.requiredScope }),
+  };
 }
 
 export interface HealthView {
@@ -101,12 +136,15 @@ export function whereView(toolset: Pick<ToolsetSummary, 'kind' | 'url' | 'header
     : { url: toolset.url ?? '', headers: maskHeaders(toolset.headerNames) };
 }
 
-export function toolsetSummaryView(toolset: ToolsetSummary): ToolsetSummaryView {
+/** `status`: the OAuth grant's state, for OAuth toolsets (`needs_authorization` when not given). */
+export function toolsetSummaryView(toolset: ToolsetSummary, status?: OAuthStatus): ToolsetSummaryView {
+  const auth = authView(toolset, status);
   return {
     id: toolset.id,
     kind: toolset.kind,
     name: toolset.name,
     ...whereView(toolset),
+    ...(auth ? { auth } : {}),
     transport: toolset.resolvedTransport,
     requestedTransport: toolset.transport,
     protocolVersion: toolset.serverInfo.protocolVersion,
@@ -123,8 +161,8 @@ export function toolsetSummaryView(toolset: ToolsetSummary): ToolsetSummaryView 
   };
 }
 
-export function toolsetView(toolset: ToolsetRecord): ToolsetView {
-  return { ...toolsetSummaryView(toolset), tools: toolset.tools.map(toolView) };
+export function toolsetView(toolset: ToolsetRecord, status?: OAuthStatus): ToolsetView {
+  return { ...toolsetSummaryView(toolset, status), tools: toolset.tools.map(toolView) };
 }
 
 export interface ToolCallView extends NormalizedToolResult {

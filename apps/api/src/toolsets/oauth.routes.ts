@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { RouteDescription } from '../openapi/api-route.js';
+import { oauthCallbackSchema } from './dto/toolset-responses.js';
+
+export const oauthCallbackQuery = z.object({
+  state: z.string().min(1).max(200),
+  code: z.string().min(1).max(4096).optional(),
+  iss: z.string().max(2048).optional(),
+  error: z.string().max(200).optional(),
+  error_description: z.string().max(2000).optional(),
+});
+export type OAuthCallbackQuery = z.output<typeof oauthCallbackQuery>;
+
+/** How the /oauth routes describe themselves in the OpenAPI document. */
+export const oauthRoutes = {
+  callback: {
+    summary: "OAuth redirect target: stores the toolset's tokens (sealed) and lists its tools (public; the single-use state binds it)",
+    public: true,
+    query: oauthCallbackQuery,
+    responses: { 200: oauthCallbackSchema },
+    errors: {
+      400: ['VALIDATION_FAILED', 'OAUTH_STATE_INVALID', 'OAUTH_AUTHORIZATION_DENIED'],
+      422: ['MCP_AUTH_FAILED', 'MCP_UNREACHABLE'],
+    },
+  },
+  clientMetadata: {
+    summary: "mcpflow's OAuth Client ID Metadata Document (its URL is the client_id where servers support it)",
+    public: true,
+    responses: { 200: z.looseObject({ client_id: z.string(), redirect_uris: z.array(z.string()) }) },
+  },
+} satisfies Record<string, RouteDescription>;

@@ -1,0 +1,170 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import type { INestApplicationContext } from '@nestjs/common';
+import { startOAuthFixtureServer, type OAuthFixtureServer } from '#mcp/testing';
+import type { RunView } from '#workflow/nest';
+import { api } from '../support/http.js';
+import { createWorkflow, startRun, startRunStack, waitForRun } from '../support/runs.js';
+import { startWorker, type TestStack } from '../support/stack.js';
+import { rawDatabaseDump } from '../support/toolsets.js';
+
+interface AuthState {
+  type: 'oauth';
+  grant: string;
+  state: 'authorized' | 'needs_authorization';
+  expiresAt: string | null;
+  clientSecret?: string;
+}
+interface Toolset {
+  id: string;
+  toolCount: number;
+  auth?: AuthState;
+}
+
+/** What the person's browser does: open the URL, be sent back with the code; the callback URL's query. */
+async function approve(authorizationUrl: string): Promise<string> {
+  const response = await fetch(authorizationUrl, { redirect: 'manual' });
+  expect(response.status).toBe(302);
+  return new URL(String(response.headers.get('location'))).search;
+}
+
+function echoWorkflow(toolsetId: string) {
+  return {
+    name: 'echo through OAuth',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    nodes: [
+      { id: 'start', type: 'start' },
+      { id: 'echo', type: 'mcpTool', config: { toolsetId, tool: 'echo' }, inputs: { message: { ref: 'start.text' } } },
+      { id: 'end', type: 'end', inputs: { said: { ref: 'echo.result' } } },
+    ],
+    edges: [
+      { source: 'start', target: 'echo' },
+      { source: 'echo', target: 'end' },
+    ],
+  };
+}
+
+describe('toolsets: OAuth 2.1 (authorization code, refresh under a lock, client credentials)', () => {
+  let stack: TestStack;
+  let secondWorker: INestApplicationContext;
+  let fixture: OAuthFixtureServer;
+
+  beforeAll(async () => {
+    stack = await startRunStack();
+    secondWorker = await startWorker(stack.config);
+  }, 60_000);
+  afterAll(async () => {
+    await secondWorker?.close();
+    await stack?.close();
+  }, 60_000);
+  afterEach(async () => fixture?.close());
+
+  it('authorize once, runs keep working across an expiry (20 runs on 2 workers refresh once), revoke → needs_authorization', async () => {
+    fixture = await startOAuthFixtureServer({ accessTokenTtlMs: 120_000 });
+    const created = await api<Toolset>(stack.apiUrl, 'POST', '/toolsets', { name: 'oauth', url: fixture.url, auth: { type: 'oauth' } });
+    expect(created.status).toBe(201);
+    expect(created.body.auth).toMatchObject({ type: 'oauth', grant: 'authorization_code', state: 'needs_authorization', expiresAt: null });
+    expect(created.body.toolCount).toBe(0);
+    const id = created.body.id;
+
+    const started = await api<{ authorizationUrl: string; state: string }>(stack.apiUrl, 'POST', `/toolsets/${id}/authorize`);
+    expect(started.status).toBe(200);
+    const url = new URL(started.body.authorizationUrl);
+    expect(url.origin).toBe(fixture.origin);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('resource')).toBe(fixture.url);
+    expect(url.searchParams.get('redirect_uri')).toMatch(/\/oauth\/callback$/);
+
+    const query = await approve(started.body.authorizationUrl);
+    const callback = await api<{ toolsetId: string; state: string; toolCount: number }>(stack.apiUrl, 'GET', `/oauth/callback${query}`);
+    expect(callback.status).toBe(200);
+    expect(callback.body).toMatchObject({ toolsetId: id, state: 'authorized' });
+    expect(callback.body.toolCount).toBeGreaterThan(0);
+    const replayed = await api<{ code: string }>(stack.apiUrl, 'GET', `/oauth/callback${query}`);
+    expect(replayed.status).toBe(400);
+    expect(replayed.body.code).toBe('OAUTH_STATE_INVALID');
+
+    const authorized = await api<Toolset>(stack.apiUrl, 'GET', `/toolsets/${id}`);
+    expect(authorized.body.auth).toMatchObject({ state: 'authorized', expiresAt: expect.any(String) });
+
+    const workflowId = await createWorkflow(stack.apiUrl, echoWorkflow(id));
+    const first = await startRun(stack.apiUrl, workflowId, { inputs: { text: 'first' } }, '?wait=15000');
+    expect(first.body).toMatchObject({ status: 'succeeded', outputs: { said: { echo: 'first' } } });
+
+    fixture.expireAccessTokens();
+    const runs = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => startRun(stack.apiUrl, workflowId, { inputs: { text: `run ${index}` } })),
+    );
+    const finished = await Promise.all(runs.map((run) => waitForRun(stack.apiUrl, (run.body as RunView).id, 60_000)));
+    const failures = finished.filter((run) => run.status !== 'succeeded').map((run) => JSON.stringify(run.error));
+    expect({ failures, tokenRequests: fixture.tokenRequests() }).toEqual({ failures: [], tokenRequests: expect.anything() });
+    expect(finished.map((run) => run.status)).toEqual(Array(20).fill('succeeded'));
+    expect(fixture.tokenRequests('refresh_token')).toHaveLength(1);
+    expect(fixture.tokenRequests('refresh_token')[0].ok).toBe(true);
+
+    // Tokens are nowhere: not in answers, run logs or any raw document.
+    const logs = await api(stack.apiUrl, 'GET', `/runs/${(first.body as RunView).id}/logs`);
+    const listing = await api(stack.apiUrl, 'GET', '/toolsets');
+    const everything = JSON.stringify([
+      created.body,
+      started.body,
+      callback.body,
+      authorized.body,
+      first.body,
+      logs.body,
+      listing.body,
+      finished,
+    ]);
+    const dump = JSON.stringify(await rawDatabaseDump(stack.config));
+    expect(dump).toContain('enc:v1:');
+    for (const token of fixture.issuedTokens()) {
+      expect(everything).not.toContain(token);
+      expect(dump).not.toContain(token);
+    }
+
+    fixture.revokeAll();
+    const refused = await startRun(stack.apiUrl, workflowId, { inputs: { text: 'after revoke' } }, '?wait=15000');
+    expect(refused.body).toMatchObject({ status: 'failed' });
+    expect(JSON.stringify(refused.body)).toContain('MCP_AUTH_REQUIRED');
+    const lost = await api<Toolset>(stack.apiUrl, 'GET', `/toolsets/${id}`);
+    expect(lost.body.auth).toMatchObject({ state: 'needs_authorization', expiresAt: null });
+  }, 180_000);
+
+  it('client credentials: authorized at create, the secret masked and sealed', async () => {
+    const clientSecret = 'svc-secret-0b7f3c9d2e';
+    fixture = await startOAuthFixtureServer({
+      clients: [{ client_id: 'svc', client_secret: clientSecret, redirect_uris: [], grant_types: ['client_credentials'] }],
+    });
+    const created = await api<Toolset>(stack.apiUrl, 'POST', '/toolsets', {
+      url: fixture.url,
+      auth: { type: 'oauth', grant: 'client_credentials', clientId: 'svc', clientSecret },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.auth).toMatchObject({ grant: 'client_credentials', state: 'authorized', clientSecret: '***' });
+    expect(created.body.toolCount).toBeGreaterThan(0);
+    const again = await api<{ state: string }>(stack.apiUrl, 'POST', `/toolsets/${created.body.id}/authorize`);
+    expect(again.body).toEqual({ state: 'authorized' });
+    expect(fixture.tokenRequests('client_credentials')).toHaveLength(2);
+    const dump = JSON.stringify(await rawDatabaseDump(stack.config));
+    expect(dump).not.toContain(clientSecret);
+
+    // Tokens are bound to the origin they were obtained for: a URL elsewhere needs authorizing again.
+    const elsewhere = await startOAuthFixtureServer();
+    try {
+      const moved = await api<Toolset>(stack.apiUrl, 'PATCH', `/toolsets/${created.body.id}`, { url: elsewhere.url });
+      expect(moved.status).toBe(200);
+      expect(moved.body.auth).toMatchObject({ state: 'needs_authorization', expiresAt: null });
+      expect(elsewhere.seenTokens()).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  }, 60_000);
+
+  it('refuses client credentials without a secret, with the path', async () => {
+    const refused = await api<{ errors: { path: string }[] }>(stack.apiUrl, 'POST', '/toolsets', {
+      url: 'http://127.0.0.1:1/mcp',
+      auth: { type: 'oauth', grant: 'client_credentials', clientId: 'svc' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors.map((error) => error.path)).toEqual(['/auth/clientSecret']);
+  }, 30_000);
+});
