@@ -15,6 +15,8 @@ export const ENGINE_ERROR_CODES = {
   /** A tool asked for input and its node pauses the run for it (`elicitation: "pause"`): the node waits, it did not fail. */
   inputRequired: 'INPUT_REQUIRED',
   maxNodeExecutions: 'MAX_NODE_EXECUTIONS',
+  /** A map node's items list is longer than MAP_MAX_ITEMS. */
+  mapTooManyItems: 'MAP_TOO_MANY_ITEMS',
   mcpToolError: 'MCP_TOOL_ERROR',
   unknownNodeType: 'UNKNOWN_NODE_TYPE',
   unknownTool: 'UNKNOWN_TOOL',

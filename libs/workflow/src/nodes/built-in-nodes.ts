@@ -3,6 +3,7 @@ import type { NodeExecutor } from '../engine/types.js';
 import { approvalNode } from './approval.js';
 import { conditionNode } from './condition.js';
 import { endNode } from './end.js';
+import { mapNode } from './map.js';
 import { mcpToolNode } from './mcp-tool.js';
 import { startNode } from './start.js';
 import { templateNode } from './template.js';
@@ -16,6 +17,7 @@ export const builtInNodeExecutors: readonly NodeExecutor[] = [
   templateNode,
   approvalNode,
   waitNode,
+  mapNode,
   endNode,
 ];
 
