@@ -25,6 +25,14 @@ interface MapConfig {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The body's nodes as the API gives a workflow's (config and inputs default to {}). */
+function bodyNodes(nodes: unknown): NodeDefinition[] {
+  if (!Array.isArray(nodes)) return [];
+  return nodes.map(
+    (node: unknown) => (isRecord(node) ? { ...node, config: node.config ?? {}, inputs: node.inputs ?? {} } : node) as NodeDefinition,
+  );
+}
+
 function readConfig(node: NodeDefinition, nodePath: string): { config: MapConfig; issues: ValidationIssue[] } {
   const { body, concurrency = MAP_CONCURRENCY.default, onItemError = 'fail' } = node.config ?? {};
   const issues: ValidationIssue[] = [];
@@ -40,7 +48,7 @@ function readConfig(node: NodeDefinition, nodePath: string): { config: MapConfig
       body: {
         name: `${node.id} body`,
         inputSchema: BODY_INPUT_SCHEMA,
-        nodes: definition.nodes as NodeDefinition[],
+        nodes: bodyNodes(definition.nodes),
         edges: definition.edges as [],
       },
       concurrency: Number(concurrency),
