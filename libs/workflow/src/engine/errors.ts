@@ -27,6 +27,8 @@ export const ENGINE_ERROR_CODES = {
   mcpCallInDoubt: 'MCP_CALL_IN_DOUBT',
   /** The execution lost its claim on the run (a later claim took it): the store refused its write. */
   runClaimStale: 'RUN_CLAIM_STALE',
+  /** A map node's items list is longer than MAP_MAX_ITEMS. */
+  mapTooManyItems: 'MAP_TOO_MANY_ITEMS',
   unknownNodeType: 'UNKNOWN_NODE_TYPE',
   unknownTool: 'UNKNOWN_TOOL',
   unknownToolset: 'UNKNOWN_TOOLSET',

@@ -1,7 +1,16 @@
 import { ENGINE_ERROR_CODES, EngineError, toEngineError } from './errors.js';
 import type { EngineLimits } from './limits.js';
 import { resolveNodeInputs, resolveValueSource, type PublishedValues } from './resolve-inputs.js';
-import type { EngineServices, NodeDefinition, NodeExecutionContext, NodeExecutor, NodeResult, WorkflowDefinition } from './types.js';
+import type {
+  EngineServices,
+  NodeDefinition,
+  NodeExecutionContext,
+  NodeExecutor,
+  NodeResult,
+  SubgraphOutcome,
+  SubgraphRequest,
+  WorkflowDefinition,
+} from './types.js';
 
 export interface NodeExecutionPlan {
   runId: string;
@@ -22,6 +31,8 @@ export interface NodeExecutionPlan {
   trackAttempt(controller: AbortController): () => void;
   published: PublishedValues;
   runInputs: Record<string, unknown>;
+  /** Runs a sub-graph of `nodeId` as part of the run (see NodeExecutionContext.runSubgraph). */
+  runSubgraph(nodeId: string, request: SubgraphRequest): Promise<SubgraphOutcome>;
   /** `at`: the first attempt's is the execution's `startedAt`, so that a start rebuilt from the record matches the live one. */
   onAttemptStarted(node: NodeDefinition, attempt: number, at: number): void;
 }
@@ -122,6 +133,7 @@ export async function executeNode(plan: NodeExecutionPlan): Promise<NodeExecutio
         runInputs: plan.runInputs,
         callTimeoutMs: node.timeoutMs ?? plan.limits.callTimeoutMs,
         resolveValue: (source) => resolveValueSource(source, plan.published, nodePath),
+        runSubgraph: (request) => plan.runSubgraph(node.id, request),
       };
       const result = await runAttempt(plan, context, attemptController);
       untrack();

@@ -8,7 +8,8 @@ import type { NodeRegistry } from './registry.js';
 import { readPersistedProgress, standsOnResume } from './resume.js';
 import type { RunError, RunEvent, RunOutcome } from './run-events.js';
 import type { ExecutionRecord, RunStore } from './run-store.js';
-import type { EngineServices, NodeDefinition, WorkflowDefinition } from './types.js';
+import { subgraphScope, subgraphStore, toRunEvent } from './subgraph-store.js';
+import type { EngineServices, NodeDefinition, SubgraphOutcome, SubgraphRequest, WorkflowDefinition } from './types.js';
 import { validateStructure } from './validate-structure.js';
 
 export interface RunWorkflowOptions {
@@ -33,6 +34,8 @@ export interface RunWorkflowOptions {
    * that save instead of after it. Not called when a store failure ends the run.
    */
   onSideEffectsOver?: () => void;
+  /** A sub-graph's run takes its log places from the run's one counter (set for sub-graphs only). */
+  nextSeq?: () => number;
 }
 
 /** The state of one `runWorkflow` call; see `runWorkflow`. */
@@ -60,6 +63,8 @@ class WorkflowRun {
   private sideEffectsOver = false;
   private canceledByHost = false;
   private seq = 0;
+  /** Every record persisted before this call (a sub-graph's resume reads its own from here). */
+  private loaded: readonly ExecutionRecord[] = [];
 
   constructor(private readonly options: RunWorkflowOptions) {
     this.graph = new WorkflowGraph(options.workflow);
@@ -136,6 +141,7 @@ class WorkflowRun {
 
   private async replayPersisted(): Promise<number> {
     const records = await this.options.store.loadExecutions(this.options.runId);
+    this.loaded = records;
     const { kept, lastSeq } = readPersistedProgress(records, this.graph);
     this.seq = lastSeq;
     for (const id of this.graph.nodeIds()) this.undecided.add(id);
@@ -210,6 +216,7 @@ class WorkflowRun {
         published: this.publishedOf,
         runInputs: this.options.inputs,
         onAttemptStarted: this.attemptStarted,
+        runSubgraph: this.runSubgraph,
       });
       await this.settleNode(node, outcome);
     } catch (error) {
@@ -251,6 +258,31 @@ class WorkflowRun {
     return this.decide(this.edges.resolveOutgoing(node.id, [ERROR_HANDLE]));
   }
 
+  private readonly nextSeq = (): number => (this.options.nextSeq ? this.options.nextSeq() : (this.seq += 1));
+
+  /** One item of a node's sub-graph: the same ports, limits and deadline, its records in this run's log under the node. */
+  private readonly runSubgraph = (nodeId: string, request: SubgraphRequest): Promise<SubgraphOutcome> => {
+    const scope = subgraphScope(nodeId, request.index);
+    const { runId, registry, services, limits, redact } = this.options;
+    return runWorkflow({
+      runId,
+      workflow: request.workflow,
+      inputs: request.inputs,
+      registry,
+      services,
+      store: subgraphStore(this.options.store, this.loaded, scope),
+      limits,
+      signal: request.signal,
+      startedAt: this.options.startedAt ?? this.beganAt,
+      redact,
+      nextSeq: this.nextSeq,
+      onEvent: (event) => {
+        const shown = toRunEvent(event, scope);
+        if (shown) this.emit(shown);
+      },
+    });
+  };
+
   private publish(nodeId: string, type: string, outputs: Record<string, unknown>): void {
     this.published.set(nodeId, outputs);
     if (type === END_NODE_TYPE) Object.assign(this.endOutputs, outputs);
@@ -262,8 +294,7 @@ class WorkflowRun {
    * nodes, skips, executions a resume runs again) are deferred when the store can.
    */
   private async persist(node: NodeDefinition, finishedAt: number, facts: ExecutionFacts): Promise<void> {
-    this.seq += 1;
-    const place = { runId: this.options.runId, seq: this.seq, node, finishedAt };
+    const place = { runId: this.options.runId, seq: this.nextSeq(), node, finishedAt };
     const record = buildExecutionRecord(place, facts, this.limits, this.options.redact);
     if (record.status === 'failed') this.stats.nodesFailed += 1;
     if (record.status === 'skipped') this.stats.nodesSkipped += 1;

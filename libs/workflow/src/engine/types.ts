@@ -196,6 +196,28 @@ export interface NodeExecutionContext {
   callTimeoutMs?: number;
   /** Resolves a value source found in the node's config (e.g. condition operands). Always set by `runWorkflow`. */
   resolveValue?(source: ValueSource): unknown;
+  /**
+   * Runs a sub-graph (a map's body, once per item) as part of this run: its executions go into the
+   * run's log as `<nodeId>[<index>]/<bodyNodeId>` with `itemPath`, and a resumed run keeps what
+   * already finished there. Always set by `runWorkflow`.
+   */
+  runSubgraph?(request: SubgraphRequest): Promise<SubgraphOutcome>;
+}
+
+export interface SubgraphRequest {
+  workflow: WorkflowDefinition;
+  /** What its `start` publishes. */
+  inputs: Record<string, unknown>;
+  /** The item's place; the log names the body's nodes by it. */
+  index: number;
+  signal: AbortSignal;
+}
+
+/** How a sub-graph ended (a RunOutcome's essentials). */
+export interface SubgraphOutcome {
+  status: 'succeeded' | 'failed' | 'canceled' | 'waiting';
+  outputs: Record<string, unknown>;
+  error?: NodeErrorInfo & { nodeId?: string };
 }
 
 export interface NodeResult {
@@ -218,6 +240,8 @@ export interface NodeValidationContext {
   catalog: ToolCatalog;
   /** The whole definition (the `start` node derives its outputs from `inputSchema`). */
   workflow?: WorkflowDefinition;
+  /** Checks a sub-graph held in the node's config (a map's body) like a workflow; problems come back under `path`. */
+  validateSubgraph?(definition: WorkflowDefinition, path: string): Promise<ValidationIssue[]>;
 }
 
 /** A value source that lives in a node's config rather than in `inputs` (checked like an input of type any). */

@@ -68,6 +68,8 @@ async function checkInputs(
  */
 export async function validateWorkflow(definition: WorkflowDefinition, options: ValidateWorkflowOptions): Promise<ValidationIssue[]> {
   const { registry, catalog } = options;
+  const validateSubgraph = async (body: WorkflowDefinition, path: string): Promise<ValidationIssue[]> =>
+    (await validateWorkflow(body, options)).map((issue) => ({ ...issue, path: `${path}${issue.path}` }));
   const issues = validateStructure(definition, registry);
   if (!Array.isArray(definition?.nodes) || !Array.isArray(definition?.edges)) return issues;
   const graph = new WorkflowGraph(definition);
@@ -76,7 +78,7 @@ export async function validateWorkflow(definition: WorkflowDefinition, options: 
     const executor = registry.get(node.type);
     // Duplicates are reported by the structure checks; their references would only repeat them.
     if (!executor || graph.indexOf(node.id) !== index) continue;
-    const context: NodeValidationContext = { node, nodePath: `/nodes/${index}`, catalog, workflow: definition };
+    const context: NodeValidationContext = { node, nodePath: `/nodes/${index}`, catalog, workflow: definition, validateSubgraph };
     const { issues: nodeIssues, declared } = await checkNodeItself(executor, context);
     issues.push(...nodeIssues, ...(await checkInputs(context, declared, checker)));
     for (const { path, source } of executor.configValueSources?.(node) ?? []) {

@@ -4,6 +4,7 @@ import { codeNode } from './code.js';
 import { approvalNode } from './approval.js';
 import { conditionNode } from './condition.js';
 import { endNode } from './end.js';
+import { mapNode } from './map.js';
 import { mcpToolNode } from './mcp-tool.js';
 import { setNode } from './set.js';
 import { startNode } from './start.js';
@@ -20,6 +21,7 @@ export const builtInNodeExecutors: readonly NodeExecutor[] = [
   codeNode,
   approvalNode,
   waitNode,
+  mapNode,
   endNode,
 ];
 

@@ -1,4 +1,4 @@
-import type { type HttpTransport, HttpTransport } from '#mcp';
+import type { HttpTransport } from '#mcp';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, type Model } from 'mongoose';
