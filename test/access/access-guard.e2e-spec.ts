@@ -5,8 +5,11 @@ import { api } from '../support/http.js';
 import { dropTestData, startApi, testConfig } from '../support/stack.js';
 import type { AppConfig } from '#workflow/nest';
 
-/** The routes that answer without a key: health and the API's own description. */
-const PUBLIC_PATHS = ['/health', '/health/ready', '/openapi.json', '/docs'];
+/**
+ * The routes that answer without a key: health and the API's own description, and inbound webhook
+ * deliveries, which prove their sender with a signature instead (test/triggers/webhooks.e2e-spec.ts).
+ */
+const PUBLIC_PATHS = ['/health', '/health/ready', '/openapi.json', '/docs', '/hooks/:webhookId'];
 
 interface Route {
   method: string;

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { describe, expect, it } from '@jest/globals';
 import { Controller, Get, Module, Post } from '@nestjs/common';
 import { DiscoveryModule, NestFactory } from '@nestjs/core';
-import { Public, RequireScope } from './access.decorators.js';
+import { Public, RequireScope, SignedDelivery } from './access.decorators.js';
 import { RouteDeclarations } from './route-declarations.js';
 
 @Controller('open')
@@ -11,6 +11,15 @@ class OpenController {
   @Get()
   look() {
     return 'ok';
+  }
+}
+
+@Controller('hooks')
+class SignedController {
+  @Post(':id')
+  @SignedDelivery()
+  deliver() {
+    return {};
   }
 }
 
@@ -59,8 +68,8 @@ async function boot(...controllers: (new () => object)[]) {
 }
 
 describe('RouteDeclarations', () => {
-  it('lets an app start when every route is public or names its scopes', async () => {
-    await expect(boot(OpenController, ThingsController)).resolves.toBeUndefined();
+  it('lets an app start when every route is public, signed or names its scopes', async () => {
+    await expect(boot(OpenController, SignedController, ThingsController)).resolves.toBeUndefined();
   });
 
   it('refuses to start while a route declares no access, naming each one', async () => {
