@@ -13,6 +13,9 @@ export default defineConfig({
   base: '/ui/',
   resolve: { alias: { '#client': fileURLToPath(new URL('../../libs/client/src/index.ts', import.meta.url)) } },
   oxc: { jsx: { runtime: 'automatic' } },
+  // Always React's production build: the test command runs with NODE_ENV=test, and Vite would
+  // otherwise bundle React's development build (229 KB gzipped instead of 160, effects run twice).
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {
     outDir: fileURLToPath(new URL('../../dist/web', import.meta.url)),
     emptyOutDir: true,

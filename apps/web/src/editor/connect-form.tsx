@@ -18,22 +18,22 @@ export function ConnectForm({ draft, types, onChange }: { draft: Draft; types: N
     <form className="connect-form" onSubmit={submit} aria-label="Connect nodes">
       <h2>Connect</h2>
       <div className="actions">
-        <label>
-          From
-          <select value={from} onChange={(event) => setFrom(event.target.value)}>
+        <div className="field">
+          <label htmlFor="connect-from">From</label>
+          <select id="connect-from" value={from} onChange={(event) => setFrom(event.target.value)}>
             {outputs.map((output) => (
               <option key={output}>{output}</option>
             ))}
           </select>
-        </label>
-        <label>
-          To
-          <select value={to} onChange={(event) => setTo(event.target.value)}>
+        </div>
+        <div className="field">
+          <label htmlFor="connect-to">To</label>
+          <select id="connect-to" value={to} onChange={(event) => setTo(event.target.value)}>
             {targets.map((target) => (
               <option key={target}>{target}</option>
             ))}
           </select>
-        </label>
+        </div>
         <button type="submit">Connect</button>
       </div>
     </form>
