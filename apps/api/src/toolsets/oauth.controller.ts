@@ -3,7 +3,7 @@ import { ApiKeyRepository, AuthorizationStateError, ToolsetOAuth, ToolsetReposit
 import { Public } from '../api-keys/access.decorators.js';
 import { ApiError } from '../common/api-errors.js';
 import { ZodPipe } from '../common/zod-validation.js';
-import { ApiRoute } from '../openapi/api-route.js';
+import { ApiRoute } from '../common/api-route.js';
 import { oauthCallbackQuery, oauthRoutes, type OAuthCallbackQuery } from './oauth.routes.js';
 import { RefreshToolset } from './refresh-toolset.js';
 import { connectionFailure } from './toolset-errors.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteDescription } from '../openapi/api-route.js';
+import type { RouteDescription } from '../common/api-route.js';
 import { oauthCallbackSchema } from './dto/toolset-responses.js';
 
 export const oauthCallbackQuery = z.object({
