@@ -26,7 +26,8 @@ export class DeleteWorkflow {
       );
     }
     if (!(await this.workflows.softDelete(id))) throw new NotFoundError('Workflow', id);
-    for (const scheduleId of await this.schedules.idsOf(id)) await this.scheduleQueue.remove(scheduleId);
+    // Best effort on Redis: a timer left behind removes itself at its next firing (its schedule is gone), or at the workers' reconciliation.
+    for (const scheduleId of await this.schedules.idsOf(id)) await this.scheduleQueue.remove(scheduleId).catch(() => undefined);
     await this.schedules.deleteOf(id);
     await this.webhooks.deleteOf(id);
   }
