@@ -52,8 +52,8 @@ export { diffTools, type ToolDiff } from './persistence/tool-diff.js';
 export * from './queue/toolset-refresh-queue.js';
 export { ToolsetStoreModule } from './toolsets/toolset-store.module.js';
 // OAuth toolsets: grants sealed in oauth_grants, renewals locked in Redis, the authorization's two halves
-export * from './oauth/oauth-grant.schema.js';
-export { OAuthGrantRepository, type OAuthStatus } from './oauth/oauth-grant.repository.js';
+export * from './persistence/oauth-grant.schema.js';
+export { OAuthGrantRepository, type OAuthStatus } from './persistence/oauth-grant.repository.js';
 export { OAuthRedis, OAuthLockTimeoutError } from './oauth/oauth-redis.js';
 export * from './oauth/toolset-oauth.js';
 export { OutboundHttp, OutboundModule } from './outbound/outbound.module.js';
@@ -122,12 +122,12 @@ export { SNAPSHOT_INTERVAL_MS, pushWorkerSnapshot, readWorkerSnapshots } from '.
 export { OTHER_LABEL_VALUE } from './metrics/bounded-label.js';
 
 // Triggers: schedules (BullMQ job schedulers, croner for cron) and inbound webhooks
-export * from './triggers/trigger-vocabulary.js';
-export * from './triggers/schedule.schema.js';
-export * from './triggers/webhook.schema.js';
-export { ScheduleRepository, type ScheduleRecord, type ScheduleTiming, type NewSchedule } from './triggers/schedule.repository.js';
-export { WebhookRepository, type WebhookRecord, type NewWebhook, type HookInputMapping } from './triggers/webhook.repository.js';
-export { TriggerRunsRepository, type TriggeredRunSummary } from './triggers/trigger-runs.repository.js';
+export * from './persistence/trigger-vocabulary.js';
+export * from './persistence/schedule.schema.js';
+export * from './persistence/webhook.schema.js';
+export { ScheduleRepository, type ScheduleRecord, type ScheduleTiming, type NewSchedule } from './persistence/schedule.repository.js';
+export { WebhookRepository, type WebhookRecord, type NewWebhook, type HookInputMapping } from './persistence/webhook.repository.js';
+export { TriggerRunsRepository, type TriggeredRunSummary } from './persistence/trigger-runs.repository.js';
 export * from './triggers/schedule-queue.js';
 export * from './triggers/schedule-timing.js';
 export { withInputDefaults, inputsFit, openedInputs } from './triggers/trigger-inputs.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RunEvent } from '../engine/run-events.js';
-import type { FiringOutcome, HookRefusal, HookVerification } from '../triggers/trigger-vocabulary.js';
+import type { FiringOutcome, HookRefusal, HookVerification } from '../persistence/trigger-vocabulary.js';
 import { BoundedLabel, BoundedLabelsPer } from './bounded-label.js';
 
 /** A run as it ended (RunDoc and RunView both fit). */

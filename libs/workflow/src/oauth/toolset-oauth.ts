@@ -21,7 +21,7 @@ import { OutboundHttp } from '../outbound/outbound.module.js';
 import { SECRET_BOX } from '../secrets/secrets.module.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { ToolsetAuthSettings } from '../persistence/toolset-records.js';
-import { OAuthGrantRepository } from './oauth-grant.repository.js';
+import { OAuthGrantRepository } from '../persistence/oauth-grant.repository.js';
 import { OAuthRedis } from './oauth-redis.js';
 
 /** How long an authorization URL stays good (its `state` in Redis). */

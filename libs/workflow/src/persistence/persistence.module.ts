@@ -10,11 +10,11 @@ import { NODE_EXECUTION_MODEL, NodeExecutionSchema } from './node-execution.sche
 import { RUN_MCP_SESSION_MODEL, RunMcpSessionSchema } from './run-session.schema.js';
 import { RUN_MODEL, RunSchema } from './run.schema.js';
 import { TOOLSET_MODEL, ToolsetSchema } from './toolset.schema.js';
-import { OAUTH_GRANT_MODEL, OAuthGrantSchema } from '../oauth/oauth-grant.schema.js';
+import { OAUTH_GRANT_MODEL, OAuthGrantSchema } from './oauth-grant.schema.js';
 import { TOOL_CALL_MODEL, ToolCallSchema } from './tool-call.schema.js';
 import { TOOLSET_CHANGE_MODEL, ToolsetChangeSchema } from './toolset-change.schema.js';
-import { SCHEDULE_MODEL, ScheduleSchema } from '../triggers/schedule.schema.js';
-import { WEBHOOK_MODEL, WebhookSchema } from '../triggers/webhook.schema.js';
+import { SCHEDULE_MODEL, ScheduleSchema } from './schedule.schema.js';
+import { WEBHOOK_MODEL, WebhookSchema } from './webhook.schema.js';
 import { WORKFLOW_MODEL, WORKFLOW_VERSION_MODEL, WorkflowSchema, WorkflowVersionSchema } from './workflow.schema.js';
 
 /**

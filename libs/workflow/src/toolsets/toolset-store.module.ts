@@ -10,7 +10,7 @@ import { ToolCallRepository } from '../persistence/tool-call.repository.js';
 import { ToolsetChangeRepository } from '../persistence/toolset-change.repository.js';
 import { ToolsetRefresher } from './toolset-refresher.js';
 import { ToolsetRefreshRequests } from '../queue/toolset-refresh-queue.js';
-import { OAuthGrantRepository } from '../oauth/oauth-grant.repository.js';
+import { OAuthGrantRepository } from '../persistence/oauth-grant.repository.js';
 import { OAuthRedis } from '../oauth/oauth-redis.js';
 import { ToolsetOAuth } from '../oauth/toolset-oauth.js';
 

@@ -3,7 +3,7 @@ import { Queue, type QueueOptions } from 'bullmq';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { redisConnectionOptions } from '../queue/run-queue.js';
-import type { ScheduleRecord, ScheduleTiming } from './schedule.repository.js';
+import type { ScheduleRecord, ScheduleTiming } from '../persistence/schedule.repository.js';
 import { cronRepeatStrategy } from './schedule-timing.js';
 
 /** Firings of schedules: BullMQ job schedulers add one job per firing, one worker takes each. */

@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import type { ScheduleTiming } from './schedule.repository.js';
+import type { ScheduleTiming } from '../persistence/schedule.repository.js';
 
 /**
  * Cron expressions are read by croner everywhere: when a schedule is saved (validation), for its

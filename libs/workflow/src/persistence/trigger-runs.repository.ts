@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import type { RunStatus } from '../engine/statuses.js';
-import { RUN_MODEL, type RunDoc } from '../persistence/run.schema.js';
+import { RUN_MODEL, type RunDoc } from './run.schema.js';
 
 /** Statuses in which a run of a schedule still counts as running for `overlap: "skip"` (a run waiting for a person too). */
 const UNFINISHED: readonly RunStatus[] = ['queued', 'running', 'waiting'];

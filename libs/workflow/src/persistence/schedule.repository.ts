@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, type Model } from 'mongoose';
-import { fromJsonText, toJsonText } from '../persistence/json-field.js';
-import { findPage, type Page, type PageRequest } from '../persistence/paging.js';
+import { fromJsonText, toJsonText } from './json-field.js';
+import { findPage, type Page, type PageRequest } from './paging.js';
 import { SCHEDULE_MODEL, type ScheduleDoc } from './schedule.schema.js';
 import type { CatchUpRule, OverlapRule } from './trigger-vocabulary.js';
 

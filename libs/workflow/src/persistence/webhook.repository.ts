@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
-import { fromJsonText, toJsonText } from '../persistence/json-field.js';
+import { fromJsonText, toJsonText } from './json-field.js';
 import type { HookResponse, HookVerification } from './trigger-vocabulary.js';
 import { WEBHOOK_MODEL, type WebhookDoc } from './webhook.schema.js';
 
