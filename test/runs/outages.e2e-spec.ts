@@ -40,12 +40,12 @@ describe('outages: the store or Redis down', () => {
       await dropTestData(config).catch(() => undefined);
     };
     workflowId = await createWorkflow(url, pureFlow);
-  });
+  }, 60_000);
   afterAll(async () => {
     await close();
     await redis.stop();
     await ferret.stop();
-  });
+  }, 30_000);
 
   it('Redis down: a trigger is stored and accepted (202, also with ?wait), and its Idempotency-Key retry answers the same run', async () => {
     await redis.stop();
