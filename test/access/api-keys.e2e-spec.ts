@@ -29,7 +29,20 @@ describe('API keys: created once, hashed, scoped, revocable, expiring', () => {
   });
 
   it('shows the key once, then only its prefix and metadata', async () => {
-    const created = await newKey({ name: 'ci', scopes: ['read', 'run', 'read'] });
+    const repeated = await api<{ errors: { path: string }[] }>(stack.url, 'POST', '/api-keys', {
+      name: 'ci',
+      scopes: ['read', 'run', 'read'],
+    });
+    expect(repeated.status).toBe(400);
+    expect(repeated.body.errors.map((problem) => problem.path)).toEqual(['/scopes/2']);
+    const unknown = await api<{ errors: { path: string; code: string }[] }>(stack.url, 'POST', '/api-keys', {
+      name: 'ci',
+      scopes: ['run'],
+      workflows: ['0123456789abcdef01234567'],
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toEqual([expect.objectContaining({ path: '/workflows/0', code: 'UNKNOWN_WORKFLOW' })]);
+    const created = await newKey({ name: 'ci', scopes: ['read', 'run'] });
     expect(created).toMatchObject({
       name: 'ci',
       scopes: ['read', 'run'],

@@ -27,6 +27,10 @@ describe('createOutboundPolicy', () => {
       'http://2852039166/',
       'http://0xa9.254.169.254/',
       'http://[::ffff:169.254.169.254]/',
+      'http://[64:ff9b::a9fe:a9fe]/',
+      'http://[64:ff9b::169.254.169.254]/',
+      'http://[::a9fe:a9fe]/',
+      'http://[64:ff9b::6464:64c8]/',
       'http://[fd00:ec2::254]/',
       'http://100.100.100.200/',
       'http://metadata.google.internal/computeMetadata/v1/',
@@ -51,6 +55,8 @@ describe('createOutboundPolicy', () => {
   it('checks resolved addresses against the same rules', () => {
     expect(() => defaults.assertAddress('evil.example', '169.254.169.254')).toThrow(/evil.example resolves to 169.254.169.254/);
     expect(() => defaults.assertAddress('ok.example', '93.184.216.34')).not.toThrow();
+    expect(() => defaults.assertAddress('dns64.example', '64:ff9b::a9fe:a9fe')).toThrow(/metadata/);
+    expect(() => defaults.assertAddress('dns64.example', '64:ff9b::5db8:d822')).not.toThrow();
   });
 
   it('locks down with OUTBOUND_DENY=private and reopens single hosts with OUTBOUND_ALLOW', () => {

@@ -95,7 +95,38 @@ function matchesHost(rules: RuleSet, host: string): boolean {
 
 function matchesAddress(list: BlockList, address: string): boolean {
   const family = isIP(address);
-  return family !== 0 && list.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 0) return false;
+  if (list.check(address, family === 4 ? 'ipv4' : 'ipv6')) return true;
+  const embedded = family === 6 ? embeddedIpv4(address) : undefined;
+  return embedded !== undefined && list.check(embedded, 'ipv4');
+}
+
+/** The 8 hextets of an IPv6 address (a dotted IPv4 tail becomes the last two). */
+function hextetsOf(address: string): number[] {
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  const text = dotted
+    ? address.slice(0, dotted.index) + [(+dotted[1] << 8) | +dotted[2], (+dotted[3] << 8) | +dotted[4]].map((n) => n.toString(16)).join(':')
+    : address;
+  const [head, tail] = text.split('::');
+  const parse = (part: string | undefined) => (part ? part.split(':').map((hextet) => parseInt(hextet, 16)) : []);
+  const front = parse(head);
+  const back = parse(tail);
+  return tail === undefined ? front : [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];
+}
+
+/**
+ * The IPv4 address carried in the last 32 bits of the IPv6 forms that reach it: NAT64's well-known
+ * prefix 64:ff9b::/96 (a DNS64 resolver answers `64:ff9b::a9fe:a9fe` for 169.254.169.254) and the
+ * deprecated IPv4-compatible ::/96 (IPv4-mapped ::ffff:0:0/96 is matched by BlockList itself).
+ */
+function embeddedIpv4(address: string): string | undefined {
+  const hextets = hextetsOf(address.toLowerCase());
+  if (hextets.length !== 8) return undefined;
+  const prefix = hextets.slice(0, 6);
+  const nat64 = prefix[0] === 0x64 && prefix[1] === 0xff9b && prefix.slice(2).every((hextet) => hextet === 0);
+  const compatible = prefix.every((hextet) => hextet === 0);
+  if (!nat64 && !compatible) return undefined;
+  return [hextets[6] >> 8, hextets[6] & 0xff, hextets[7] >> 8, hextets[7] & 0xff].join('.');
 }
 
 export function createOutboundPolicy(options: OutboundPolicyOptions = {}): OutboundPolicy {

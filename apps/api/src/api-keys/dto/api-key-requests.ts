@@ -12,10 +12,7 @@ const ids = (what: string) =>
 export const createApiKeyBody = z
   .strictObject({
     name: z.string().trim().min(1).max(200),
-    scopes: z
-      .array(z.enum(SCOPES))
-      .min(1)
-      .transform((scopes) => [...new Set(scopes)]),
+    scopes: z.array(z.enum(SCOPES)).min(1),
     /** Limits the key to these workflows (others answer 404 to it). */
     workflows: ids('a workflow').optional(),
     /** Limits the key's `mcp` scope to these published MCP servers (others answer 403 to it). */
@@ -27,6 +24,11 @@ export const createApiKeyBody = z
       .optional(),
   })
   .superRefine((body, ctx) => {
+    // A repeated scope is a mistake (a typo for another one?), not something to merge silently.
+    body.scopes.forEach((scope, index) => {
+      if (body.scopes.indexOf(scope) !== index)
+        ctx.addIssue({ code: 'custom', path: ['scopes', index], message: `"${scope}" is given twice` });
+    });
     // A server list only narrows `mcp`: on a key without it, or with `admin` (which calls every server), it would mean nothing.
     if (!body.mcpServers) return;
     if (!body.scopes.includes('mcp'))
