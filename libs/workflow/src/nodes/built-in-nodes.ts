@@ -3,6 +3,7 @@ import type { NodeExecutor } from '../engine/types.js';
 import { codeNode } from './code.js';
 import { conditionNode } from './condition.js';
 import { endNode } from './end.js';
+import { httpNode } from './http.js';
 import { mcpToolNode } from './mcp-tool.js';
 import { setNode } from './set.js';
 import { startNode } from './start.js';
@@ -16,6 +17,7 @@ export const builtInNodeExecutors: readonly NodeExecutor[] = [
   templateNode,
   setNode,
   codeNode,
+  httpNode,
   endNode,
 ];
 
