@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import {
   ENGINE_ERROR_CODES,
+  RUN_SECRETS_EXTRA,
   runWorkflow,
   systemClock,
   type EngineLimits,
@@ -127,7 +128,7 @@ export class RunExecutor {
         tools: prepared.invoker,
         catalog,
         clock: systemClock,
-        ...(this.extras && { extras: this.extras }),
+        extras: { ...this.extras, [RUN_SECRETS_EXTRA]: prepared.secretInputs },
       },
       store,
       limits: this.limits,
