@@ -28,6 +28,11 @@ export { startNode } from './nodes/start.js';
 export { mcpToolNode } from './nodes/mcp-tool.js';
 export { conditionNode } from './nodes/condition.js';
 export { templateNode } from './nodes/template.js';
+export { setNode } from './nodes/set.js';
+export { codeNode, CODE_LIMITS } from './nodes/code.js';
+export { CODE_ERROR_CODES } from './nodes/code/code-errors.js';
+export { httpNode } from './nodes/http.js';
+export { HTTP_ERROR_CODES, HTTP_FETCH_EXTRA, RUN_SECRETS_EXTRA, type HttpFetch, type RunSecrets } from './nodes/http/http-port.js';
 export { endNode } from './nodes/end.js';
 
 // LLM node types and the LlmClient port they call

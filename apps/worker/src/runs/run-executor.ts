@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import {
   ENGINE_ERROR_CODES,
+  RUN_SECRETS_EXTRA,
   runWorkflow,
   systemClock,
   type EngineLimits,
@@ -154,7 +155,7 @@ export class RunExecutor {
           catalog,
           clock: systemClock,
           pauses: prepared.input,
-          ...(this.extras && { extras: this.extras }),
+          extras: { ...this.extras, [RUN_SECRETS_EXTRA]: prepared.secretInputs },
           aroundNode: nodeSpans(handle.runId),
         },
         store,

@@ -47,6 +47,8 @@ export class PreparedRun {
     registry: NodeRegistry,
     /** Answers for `pause` nodes, and the requests deferred during this claim. */
     readonly input: RunInput,
+    /** The run's secret inputs, opened on first use (header templates of toolsets and `http` nodes). */
+    readonly secretInputs: () => Promise<Record<string, unknown>>,
   ) {
     this.definition = definition;
     // Failures surface where the executor awaits the definition or a node calls its tool.
@@ -138,6 +140,6 @@ export class RunPreparer {
     };
     const invoker = new PooledToolInvoker(pool, recorder.targets, toolsets, this.config.limits.callTimeoutMs, shared, onCall, input);
     const definition = this.workflows.findVersion(plan.workflowId, plan.version).then((version) => version?.definition);
-    return new PreparedRun(plan, definition, toolsets, pool, invoker, recorder, this.registry, input);
+    return new PreparedRun(plan, definition, toolsets, pool, invoker, recorder, this.registry, input, secretInputs);
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { HTTP_FETCH_EXTRA } from '../nodes/http/http-port.js';
 import { LLM_CLIENT_EXTRA, type LlmClient } from '../nodes/llm/llm-client.js';
 import { OutboundHttp, OutboundModule } from '../outbound/outbound.module.js';
 import { ProviderRepository } from '../persistence/provider.repository.js';
@@ -26,7 +27,12 @@ export const LLM_CLIENT = Symbol('LLM_CLIENT');
       useFactory: (providers: ProviderRepository, outbound: OutboundHttp): LlmClient =>
         createOpenAiLlmClient({ providers, fetch: outbound.fetch }),
     },
-    { provide: ENGINE_EXTRAS, inject: [LLM_CLIENT], useFactory: (llm: LlmClient) => ({ [LLM_CLIENT_EXTRA]: llm }) },
+    // `http` nodes send through the same SSRF-safe fetch (their per-run secret inputs come from the run executor).
+    {
+      provide: ENGINE_EXTRAS,
+      inject: [LLM_CLIENT, OutboundHttp],
+      useFactory: (llm: LlmClient, outbound: OutboundHttp) => ({ [LLM_CLIENT_EXTRA]: llm, [HTTP_FETCH_EXTRA]: outbound.fetch }),
+    },
   ],
   exports: [ProviderRepository, LLM_CLIENT, ENGINE_EXTRAS],
 })

@@ -5,6 +5,7 @@ import { approvalNode } from './approval.js';
 import { conditionNode } from './condition.js';
 import { endNode } from './end.js';
 import { mapNode } from './map.js';
+import { httpNode } from './http.js';
 import { mcpToolNode } from './mcp-tool.js';
 import { setNode } from './set.js';
 import { startNode } from './start.js';
@@ -22,6 +23,7 @@ export const builtInNodeExecutors: readonly NodeExecutor[] = [
   approvalNode,
   waitNode,
   mapNode,
+  httpNode,
   endNode,
 ];
 
