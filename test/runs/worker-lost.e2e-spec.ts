@@ -68,5 +68,5 @@ describe('a run whose worker is lost too often', () => {
     expect(fixture.calls('slow')).toBe(before + 1);
     const logs = await allLogs(apiUrl, run.body.id);
     expect(logs.map((item) => item.nodeId)).not.toContain('end');
-  });
+  }, 180_000);
 });
