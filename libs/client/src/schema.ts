@@ -87,6 +87,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/hooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A delivery: starts one run of the workflow (no API key: signed like GitHub, Stripe or Slack sign, or a token)
+         * @description The signature is checked over the raw body. A redelivery (same delivery id) starts no second run: it answers the first one. `respond: outputs` hooks answer 200 with the outputs once the run ended (202 if it has not within HOOK_WAIT_MS).
+         */
+        post: operations["Hooks_deliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp-servers": {
         parameters: {
             query?: never;
@@ -244,6 +264,23 @@ export interface paths {
          *     also serves its own on its metrics listener). Needs a key with the `metrics` scope (or `admin`).
          */
         get: operations["Metrics_scrape"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/node-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every node type a workflow can use: its config schema, handles, and its inputs and outputs when the type fixes them */
+        get: operations["NodeTypes_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -690,6 +727,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflows/{id}/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workflow's schedules, newest first */
+        get: operations["Schedules_list"];
+        put?: never;
+        /**
+         * Start the workflow on a cron expression or an interval
+         * @description One firing = one run (`source: "schedule"`), however many API processes and workers run. `catchUp` says what happens to a firing missed while nothing could take it, `overlap` what a firing does while an earlier run is unfinished.
+         */
+        post: operations["Schedules_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}/schedules/{scheduleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A schedule, its next firing and its last runs */
+        get: operations["Schedules_get"];
+        put?: never;
+        post?: never;
+        /** Delete a schedule (it fires no more) */
+        delete: operations["Schedules_remove"];
+        options?: never;
+        head?: never;
+        /** Change a schedule (fields given replace the stored ones; inputs are checked again) */
+        patch: operations["Schedules_update"];
+        trace?: never;
+    };
     "/workflows/{id}/versions": {
         parameters: {
             query?: never;
@@ -719,6 +796,42 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workflow's inbound webhooks, newest first (secrets never shown) */
+        get: operations["Webhooks_list"];
+        put?: never;
+        /** Create an inbound webhook that starts the workflow (its secret shown only here) */
+        post: operations["Webhooks_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An inbound webhook and its last runs */
+        get: operations["Webhooks_get"];
+        put?: never;
+        post?: never;
+        /** Delete an inbound webhook (its URL answers 404 from then on) */
+        delete: operations["Webhooks_remove"];
         options?: never;
         head?: never;
         patch?: never;
@@ -766,6 +879,18 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        HookDelivery: {
+            runId: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "canceled";
+            outputs?: {
+                [key: string]: unknown;
+            } | null;
+            error?: {
+                code: string;
+                message: string;
+            } | null;
+        };
         McpServer: {
             id: string;
             name: string;
@@ -797,6 +922,39 @@ export interface components {
             data: string;
             id?: string;
             retry?: number;
+        };
+        NodeType: {
+            /**
+             * @description The name a node gives in `type`
+             * @example mcpTool
+             */
+            type: string;
+            title: string;
+            description: string;
+            /** @description JSON Schema (2020-12) of the node's config */
+            configSchema: {
+                [key: string]: unknown;
+            } | boolean;
+            /** @description Handles it can activate on success (`branch:<id>` stands for one per configured branch); `error` comes with catchError */
+            handles: string[];
+            /** @description Absent when the inputs depend on config (a tool) or are free-form */
+            inputs?: components["schemas"]["TypedField"][];
+            /** @description Absent when the outputs depend on config */
+            outputs?: components["schemas"]["TypedField"][];
+        };
+        TypedField: {
+            key: string;
+            label: string;
+            description?: string;
+            /** @description string, number, integer, boolean, object, array<…> or any */
+            valueType: string;
+            required: boolean;
+            enum?: unknown[];
+            default?: unknown;
+            /** @description A JSON Schema, as the MCP server sent it */
+            schema: {
+                [key: string]: unknown;
+            };
         };
         Provider: {
             id: string;
@@ -842,11 +1000,19 @@ export interface components {
             retryOf: string | null;
             triggeredBy: string | null;
             /**
-             * @description api (REST) or mcp (a tool call of a published MCP server)
+             * @description api (REST), mcp (a tool call of a published MCP server), schedule (a firing) or webhook (a delivery)
              * @enum {string}
              */
-            source: "api" | "mcp";
+            source: "api" | "mcp" | "schedule" | "webhook";
             mcpServerId: string | null;
+            /** @description source schedule: the schedule that fired */
+            scheduleId: string | null;
+            /** @description source schedule: the time of the firing (one run per firing) */
+            scheduledFor: string | null;
+            /** @description source webhook: the hook that received the delivery */
+            webhookId: string | null;
+            /** @description source webhook: the delivery id (a redelivery starts no second run) */
+            deliveryId: string | null;
             /** @description While waiting: what a tool asked for (answer with POST /runs/{id}/input), which node, since when */
             inputRequest: {
                 nodeId: string;
@@ -856,6 +1022,8 @@ export interface components {
                 } | boolean;
                 /** Format: date-time */
                 requestedAt: string;
+                /** @description When the run resumes by itself if nobody answers (approval timeout, wait end) */
+                resumeAt: string | null;
             } | null;
         };
         LogItem: {
@@ -1042,20 +1210,6 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        TypedField: {
-            key: string;
-            label: string;
-            description?: string;
-            /** @description string, number, integer, boolean, object, array<…> or any */
-            valueType: string;
-            required: boolean;
-            enum?: unknown[];
-            default?: unknown;
-            /** @description A JSON Schema, as the MCP server sent it */
-            schema: {
-                [key: string]: unknown;
-            };
-        };
         ToolsetChange: {
             id: string;
             /** Format: date-time */
@@ -1193,6 +1347,41 @@ export interface components {
             /** @description What would stop the latest version from running as saved, found now: the save-time checks against the current tool snapshots (a tool gone, a new required input, an input of another type, a deleted toolset or provider); same codes and paths as a 400 WORKFLOW_INVALID. Empty when none. */
             problems: components["schemas"]["Problem"][];
         };
+        Schedule: {
+            id: string;
+            workflowId: string;
+            cron: string | null;
+            everyMs: number | null;
+            timezone: string | null;
+            /** @description Secret inputs (writeOnly / format password) show as *** */
+            inputs: {
+                [key: string]: unknown;
+            };
+            version: "latest" | number;
+            enabled: boolean;
+            /** @enum {string} */
+            catchUp: "one" | "none";
+            /** @enum {string} */
+            overlap: "allow" | "skip";
+            /** @description The next firing (null while disabled) */
+            nextRunAt: string | null;
+            /** @description The last 5 runs it started, newest first */
+            recentRuns: components["schemas"]["TriggeredRun"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TriggeredRun: {
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "waiting" | "succeeded" | "failed" | "canceled";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            scheduledFor?: string;
+            deliveryId?: string;
+        };
         WorkflowVersionSummary: {
             version: number;
             /** Format: date-time */
@@ -1222,6 +1411,40 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             createdBy: string | null;
+        };
+        Webhook: {
+            id: string;
+            workflowId: string;
+            /** @description Where the sender posts (no API key: the signature is the credential) */
+            url: string;
+            /** @enum {string} */
+            verify: "github" | "stripe" | "slack" | "token";
+            inputs: {
+                [key: string]: string;
+            } | null;
+            /** @enum {string} */
+            respond: "accepted" | "outputs";
+            recentRuns: components["schemas"]["TriggeredRun"][];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        CreatedWebhook: {
+            id: string;
+            workflowId: string;
+            /** @description Where the sender posts (no API key: the signature is the credential) */
+            url: string;
+            /** @enum {string} */
+            verify: "github" | "stripe" | "slack" | "token";
+            inputs: {
+                [key: string]: string;
+            } | null;
+            /** @enum {string} */
+            respond: "accepted" | "outputs";
+            recentRuns: components["schemas"]["TriggeredRun"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The signing secret: shown here only, stored sealed */
+            secret: string;
         };
     };
     responses: never;
@@ -1353,6 +1576,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     ApiKeys_create: {
@@ -1407,7 +1647,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1493,6 +1733,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1619,6 +1876,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     ApiKeys_revoke: {
@@ -1725,6 +1999,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     OpenApi_page: {
@@ -1756,6 +2047,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1796,6 +2104,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -1862,7 +2187,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready */
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1884,6 +2209,178 @@ export interface operations {
                         };
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    Hooks_deliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook id (wh_…) */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookDelivery"];
+                };
+            };
+            /** @description Status 202 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookDelivery"];
+                };
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "BODY_TOO_DEEP" | "HOOK_BODY_INVALID" | "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "HOOK_SIGNATURE_INVALID" | "HOOK_SIGNATURE_MISSING" | "HOOK_TIMESTAMP_EXPIRED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 409;
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 413;
+                        /** @enum {string} */
+                        code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
                     };
                 };
             };
@@ -1998,6 +2495,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpServers_create: {
@@ -2040,7 +2554,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2126,6 +2640,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2240,6 +2771,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpServers_remove: {
@@ -2346,6 +2894,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpServers_update: {
@@ -2391,7 +2956,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2494,6 +3059,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -2631,6 +3213,23 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_streamableHttp_post: {
@@ -2762,6 +3361,23 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_streamableHttp_delete: {
@@ -2891,6 +3507,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
         };
@@ -3026,6 +3659,23 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_streamableHttpKeyInPath_post: {
@@ -3157,6 +3807,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
         };
@@ -3292,6 +3959,23 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_sseMessageKeyInPath: {
@@ -3405,6 +4089,23 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_sseStreamKeyInPath: {
@@ -3473,6 +4174,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
         };
@@ -3586,6 +4304,23 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     McpEndpoint_sseStream: {
@@ -3652,6 +4387,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
                 };
             };
         };
@@ -3742,6 +4494,130 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    NodeTypes_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["NodeType"][];
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     OAuth_callback: {
@@ -3824,6 +4700,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     OAuth_clientMetadata: {
@@ -3860,6 +4753,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -3907,6 +4817,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4024,6 +4951,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Providers_create: {
@@ -4063,7 +5007,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4149,6 +5093,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4257,6 +5218,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4386,6 +5364,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Providers_update: {
@@ -4428,7 +5423,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4531,6 +5526,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4651,6 +5663,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Runs_get: {
@@ -4753,6 +5782,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -4876,6 +5922,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5016,6 +6079,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Runs_events: {
@@ -5129,6 +6209,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Runs_input: {
@@ -5175,7 +6272,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5295,6 +6392,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5426,6 +6540,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5590,6 +6721,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_list: {
@@ -5701,6 +6849,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_create: {
@@ -5768,7 +6933,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -5877,6 +7042,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_get: {
@@ -5979,6 +7161,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6108,6 +7307,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_update: {
@@ -6157,7 +7373,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6294,6 +7510,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6452,6 +7685,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_changes: {
@@ -6583,6 +7833,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_check: {
@@ -6695,6 +7962,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -6848,6 +8132,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_call: {
@@ -6891,7 +8192,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "MCP_INPUT_INVALID" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "MCP_INPUT_INVALID" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7011,6 +8312,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7162,6 +8480,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_import: {
@@ -7234,7 +8569,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7326,6 +8661,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Toolsets_preview: {
@@ -7393,7 +8745,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7496,6 +8848,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7613,6 +8982,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Workflows_create: {
@@ -7678,7 +9064,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED" | "WORKFLOW_INVALID";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "WORKFLOW_INVALID";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7764,6 +9150,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -7878,6 +9281,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Workflows_update: {
@@ -7946,7 +9366,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED" | "WORKFLOW_INVALID";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED" | "WORKFLOW_INVALID";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8049,6 +9469,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8161,6 +9598,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Runs_start: {
@@ -8220,7 +9674,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8340,6 +9794,850 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    Schedules_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Schedule"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    Schedules_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Cron expression, 5 fields (minute hour day month weekday) or 6 (seconds first)
+                     * @example *\/5 * * * *
+                     */
+                    cron?: string;
+                    /** @description Interval in milliseconds */
+                    everyMs?: number;
+                    /**
+                     * @description IANA timezone of the cron expression (default UTC)
+                     * @example Europe/Berlin
+                     */
+                    timezone?: string;
+                    /**
+                     * @description The run inputs of every firing, checked against the version's inputSchema
+                     * @default {}
+                     */
+                    inputs?: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * @description The version each firing runs: "latest" (at the firing) or a pinned number
+                     * @default latest
+                     */
+                    version?: "latest" | number;
+                    /** @default true */
+                    enabled?: boolean;
+                    /**
+                     * @description A firing missed while nothing could take it: "one" runs it once when taken late, "none" skips it
+                     * @default one
+                     * @enum {string}
+                     */
+                    catchUp?: "one" | "none";
+                    /**
+                     * @description A firing while a run of this schedule is unfinished: "allow" starts another, "skip" starts none
+                     * @default allow
+                     * @enum {string}
+                     */
+                    overlap?: "allow" | "skip";
+                };
+            };
+        };
+        responses: {
+            /** @description Status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 413;
+                        /** @enum {string} */
+                        code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    Schedules_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow id */
+                id: string;
+                /** @description The schedule id */
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    Schedules_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow id */
+                id: string;
+                /** @description The schedule id */
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    Schedules_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow id */
+                id: string;
+                /** @description The schedule id */
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Cron expression, 5 fields (minute hour day month weekday) or 6 (seconds first)
+                     * @example *\/5 * * * *
+                     */
+                    cron?: string;
+                    /** @description Interval in milliseconds */
+                    everyMs?: number;
+                    timezone?: string | null;
+                    /** @description The run inputs of every firing, checked against the version's inputSchema */
+                    inputs?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description The version each firing runs: "latest" (at the firing) or a pinned number */
+                    version?: "latest" | number;
+                    enabled?: boolean;
+                    /**
+                     * @description A firing missed while nothing could take it: "one" runs it once when taken late, "none" skips it
+                     * @enum {string}
+                     */
+                    catchUp?: "one" | "none";
+                    /**
+                     * @description A firing while a run of this schedule is unfinished: "allow" starts another, "skip" starts none
+                     * @enum {string}
+                     */
+                    overlap?: "allow" | "skip";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 413;
+                        /** @enum {string} */
+                        code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8477,6 +10775,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Workflows_getVersion: {
@@ -8603,6 +10918,584 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    Webhooks_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Webhook"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    Webhooks_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description github (X-Hub-Signature-256), stripe (Stripe-Signature), slack (X-Slack-Signature + timestamp) or token (X-Webhook-Token)
+                     * @enum {string}
+                     */
+                    verify: "github" | "stripe" | "slack" | "token";
+                    /** @description The signing secret (Stripe's and Slack's are theirs: pass them); generated when absent; shown only in the 201 */
+                    secret?: string;
+                    /** @description Run input → where it is in the delivery (`{"title": "body.issue.title", "event": "headers.x-github-event"}`); absent: the body is the inputs */
+                    inputs?: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description accepted: 202 with the run id at once; outputs: 200 with the run outputs once it ends (bounded by HOOK_WAIT_MS)
+                     * @default accepted
+                     * @enum {string}
+                     */
+                    respond?: "accepted" | "outputs";
+                };
+            };
+        };
+        responses: {
+            /** @description Status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhook"];
+                };
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 413;
+                        /** @enum {string} */
+                        code: "BODY_TOO_LARGE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    Webhooks_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow id */
+                id: string;
+                /** @description The webhook id (wh_…) */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    Webhooks_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow id */
+                id: string;
+                /** @description The webhook id (wh_…) */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
         };
     };
     Workflows_validate: {
@@ -8671,7 +11564,7 @@ export interface operations {
                         /** @constant */
                         statusCode: 400;
                         /** @enum {string} */
-                        code: "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
@@ -8757,6 +11650,23 @@ export interface operations {
                         statusCode: 500;
                         /** @enum {string} */
                         code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;
