@@ -23,8 +23,8 @@ export type { Page, PageRequest } from './persistence/paging.js';
 // Secrets: AES-256-GCM at rest (toolset headers, provider API keys)
 export { createSecretBox, SecretBoxError, type SecretBox, type SecretBoxOptions } from './secrets/secret-box.js';
 export { SECRET_BOX, SecretsModule } from './secrets/secrets.module.js';
-export { SECRET_MASK, scrubSecrets } from './secrets/scrub-secrets.js';
-export * from './secrets/secret-inputs.js';
+export { SECRET_MASK, scrubSecrets } from './engine/scrub-secrets.js';
+export * from './engine/secret-inputs.js';
 
 // Toolsets: stored MCP servers, the engine's ToolCatalog over them, MCP targets with opened headers
 export * from './persistence/toolset.schema.js';

@@ -1,6 +1,6 @@
 import { ENGINE_ERROR_CODES, EngineError, toEngineError } from '../engine/errors.js';
 import type { NodeExecutionContext, NodeExecutor, TypedField } from '../engine/types.js';
-import { scrubSecrets } from '../secrets/scrub-secrets.js';
+import { scrubSecrets } from '../engine/scrub-secrets.js';
 import { HTTP_CONFIG_SCHEMA, httpConfigValueSources, readHttpConfig, SECRET_PLACEHOLDER, type HttpConfig } from './http/http-config.js';
 import { HTTP_ERROR_CODES, HTTP_FETCH_EXTRA, RUN_SECRETS_EXTRA, type HttpFetch, type RunSecrets } from './http/http-port.js';
 import { sendRequest } from './http/send-request.js';

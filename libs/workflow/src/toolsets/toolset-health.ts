@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { connectMcp, isMcpError } from '#mcp';
-import { scrubSecrets } from '../secrets/scrub-secrets.js';
+import { scrubSecrets } from '../engine/scrub-secrets.js';
 import { connectionSecrets } from '../persistence/toolset-records.js';
 import { ToolsetRepository } from '../persistence/toolset.repository.js';
 import { connectionSpecOf, ToolsetTargets } from './toolset-targets.js';

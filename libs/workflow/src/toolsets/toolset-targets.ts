@@ -5,7 +5,7 @@ import type { McpHttpTarget, McpStdioTarget, McpTarget, TransportMode } from '#m
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
 import { OutboundHttp } from '../outbound/outbound.module.js';
-import { renderHeaders, staticHeaders } from '../secrets/secret-inputs.js';
+import { renderHeaders, staticHeaders } from '../engine/secret-inputs.js';
 import { stdioRefusal } from '../stdio/stdio-policy.js';
 import type { ToolsetConnection } from '../persistence/toolset-records.js';
 import { ToolsetRepository } from '../persistence/toolset.repository.js';

@@ -6,7 +6,7 @@ import type {
   ValueSource,
   WorkflowDefinition,
 } from '../../engine/types.js';
-import { secretInputKeys } from '../../secrets/secret-inputs.js';
+import { secretInputKeys } from '../../engine/secret-inputs.js';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 export const BODY_TYPES = ['json', 'text', 'form'] as const;

@@ -5,7 +5,7 @@
  * apart from the run's other inputs: sealed in the store, `***` wherever a run is shown, and only
  * ever rendered into the headers of the run's own MCP connections.
  */
-import type { JsonSchema } from '../engine/types.js';
+import type { JsonSchema } from './types.js';
 import { SECRET_MASK } from './scrub-secrets.js';
 
 const TEMPLATE = /\{\{\s*inputs\.([A-Za-z_$][\w$-]*)\s*\}\}/g;
