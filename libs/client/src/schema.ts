@@ -951,10 +951,10 @@ export interface components {
             required: boolean;
             enum?: unknown[];
             default?: unknown;
-            /** @description A JSON Schema, as the MCP server sent it */
+            /** @description A JSON Schema, as the MCP server sent it (true/false are schemas too) */
             schema: {
                 [key: string]: unknown;
-            };
+            } | boolean;
         };
         Provider: {
             id: string;
@@ -1198,14 +1198,14 @@ export interface components {
             unusableReason?: string;
             inputs: components["schemas"]["TypedField"][];
             outputs?: components["schemas"]["TypedField"][];
-            /** @description A JSON Schema, as the MCP server sent it */
+            /** @description A JSON Schema, as the MCP server sent it (true/false are schemas too) */
             inputSchema: {
                 [key: string]: unknown;
-            };
-            /** @description A JSON Schema, as the MCP server sent it */
+            } | boolean;
+            /** @description A JSON Schema, as the MCP server sent it (true/false are schemas too) */
             outputSchema?: {
                 [key: string]: unknown;
-            };
+            } | boolean;
             annotations?: {
                 [key: string]: unknown;
             };

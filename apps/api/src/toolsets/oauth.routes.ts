@@ -2,12 +2,14 @@ import { z } from 'zod';
 import type { RouteDescription } from '../common/api-route.js';
 import { oauthCallbackSchema } from './dto/toolset-responses.js';
 
+// Bounded so that a callback URL, percent-encoded, stays within Node's 16 KB request head
+// (a longer one is answered 431 before any route sees it).
 export const oauthCallbackQuery = z.object({
-  state: z.string().min(1).max(200),
-  code: z.string().min(1).max(4096).optional(),
-  iss: z.string().max(2048).optional(),
-  error: z.string().max(200).optional(),
-  error_description: z.string().max(2000).optional(),
+  state: z.string().min(1).max(128),
+  code: z.string().min(1).max(512).optional(),
+  iss: z.string().max(256).optional(),
+  error: z.string().max(64).optional(),
+  error_description: z.string().max(256).optional(),
 });
 export type OAuthCallbackQuery = z.output<typeof oauthCallbackQuery>;
 

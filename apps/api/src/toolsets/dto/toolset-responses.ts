@@ -3,7 +3,9 @@ import { REQUESTED_TRANSPORTS, TARGET_KINDS, TRANSPORTS } from '#mcp';
 
 /** Answers of /toolsets as zod schemas: they describe the routes in the OpenAPI document. */
 
-const jsonSchema = z.record(z.string(), z.unknown()).meta({ description: 'A JSON Schema, as the MCP server sent it' });
+const jsonSchema = z
+  .union([z.record(z.string(), z.unknown()), z.boolean()])
+  .meta({ description: 'A JSON Schema, as the MCP server sent it (true/false are schemas too)' });
 const iso = z.string().meta({ format: 'date-time' });
 
 export const typedFieldSchema = z
