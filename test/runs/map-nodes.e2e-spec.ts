@@ -27,7 +27,7 @@ function doublingTool() {
   return { tool, state };
 }
 
-function mapFlow(toolsetId: string, map: Record<string, unknown>) {
+function mapFlow(toolsetId: string, map: Record<string, unknown>, call: Record<string, unknown> = {}) {
   return {
     name: 'double each',
     inputSchema: { type: 'object', properties: { items: { type: 'array' } }, required: ['items'] },
@@ -41,7 +41,7 @@ function mapFlow(toolsetId: string, map: Record<string, unknown>) {
           body: {
             nodes: [
               { id: 'start', type: 'start' },
-              { id: 'call', type: 'mcpTool', config: { toolsetId, tool: 'double' }, inputs: { n: { ref: 'start.item' } } },
+              { id: 'call', type: 'mcpTool', config: { toolsetId, tool: 'double' }, inputs: { n: { ref: 'start.item' } }, ...call },
               { id: 'end', type: 'end', inputs: { doubled: { ref: 'call.result' } } },
             ],
             edges: [
@@ -142,7 +142,8 @@ describe('map: a body run over each item of a list', () => {
     try {
       const doomed = await spawnWorker(config);
       processes.push(doomed);
-      const workflowId = await createWorkflow(apiUrl, mapFlow(toolsetId, { concurrency: 2 }));
+      // A call in flight at the kill is in doubt; its retry policy is what allows sending it again (at-most-once otherwise: docs/reliability.md).
+      const workflowId = await createWorkflow(apiUrl, mapFlow(toolsetId, { concurrency: 2 }, { retry: { maxAttempts: 2, backoffMs: 0 } }));
       const started = await startRun(apiUrl, workflowId, { inputs: { items: range(16) } });
       await waitUntil(() => double.state.callsByItem.size >= 8, 30_000, 'half of the items to be called');
       doomed.kill('SIGKILL');
