@@ -9,7 +9,16 @@ import type { AppConfig } from '#workflow/nest';
  * The routes that answer without a key: health and the API's own description, and inbound webhook
  * deliveries, which prove their sender with a signature instead (test/triggers/webhooks.e2e-spec.ts).
  */
-const PUBLIC_PATHS = ['/health', '/health/ready', '/openapi.json', '/docs', '/hooks/:webhookId'];
+// The OAuth redirect target (its single-use state binds it) and mcpflow's client metadata document are public too.
+const PUBLIC_PATHS = [
+  '/health',
+  '/health/ready',
+  '/openapi.json',
+  '/docs',
+  '/hooks/:webhookId',
+  '/oauth/callback',
+  '/oauth/client-metadata.json',
+];
 
 interface Route {
   method: string;

@@ -83,8 +83,9 @@ describe('retention of finished runs, DELETE /runs/:id', () => {
       sessionId: 'left-over',
       createdAt: new Date(),
     });
-    // start's and echo's records; end's rode on the terminal write, in the run document.
-    expect(await count('node_executions', { runId })).toBe(2);
+    // start's and echo's records (seq > 0); end's rode on the terminal write, in the run document.
+    // The run's journal markers (claim, call, end: seq < 0) are there too, and go with the run.
+    expect(await count('node_executions', { runId, seq: { $gt: 0 } })).toBe(2);
 
     const deleted = await api(apiApp.url, 'DELETE', `/runs/${run.id}`);
     expect(deleted.status).toBe(204);
@@ -119,7 +120,8 @@ describe('retention of finished runs, DELETE /runs/:id', () => {
     const kept = await db.collection('runs').find({ status: 'succeeded' }).sort({ finishedAt: 1 }).toArray();
     expect(kept.map((doc) => String(doc._id))).toEqual(runs.slice(-3).map((run) => run.id));
     for (const run of runs.slice(0, 2)) expect(await count('node_executions', { runId: new Types.ObjectId(run.id) })).toBe(0);
-    for (const run of runs.slice(-3)) expect(await count('node_executions', { runId: new Types.ObjectId(run.id) })).toBe(2);
+    for (const run of runs.slice(-3))
+      expect(await count('node_executions', { runId: new Types.ObjectId(run.id), seq: { $gt: 0 } })).toBe(2);
     expect(await count('runs', { _id: { $in: unfinished.map(({ _id }) => _id) } })).toBe(3);
   });
 
