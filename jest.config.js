@@ -21,6 +21,8 @@ const shared = {
 export default {
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,lint}/**/*.spec.ts'] },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+    // e2e hooks boot real stacks (API, worker, FerretDB connections): 30 s where a hook names no time of its own,
+    // instead of Jest's 5 s, which a busy machine's stack start can pass.
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], testTimeout: 30_000 },
   ],
 };
