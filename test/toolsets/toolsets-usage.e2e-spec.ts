@@ -21,7 +21,7 @@ describe('GET /toolsets/:id/usage', () => {
 
   beforeAll(async () => {
     [stack, server] = await Promise.all([startRunStack(), startFixtureServer({ tools: basicTools() })]);
-  });
+  }, 60_000);
   afterAll(async () => {
     await Promise.all([stack?.close(), server?.close()]);
   });
