@@ -19,10 +19,11 @@ const shared = {
 };
 
 export default {
+  // e2e hooks boot real stacks: 30 s where a test or hook names no time of its own, instead of Jest's
+  // 5 s (a project-level testTimeout is not applied: it has to stand here).
+  testTimeout: 30_000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,lint}/**/*.spec.ts'] },
-    // e2e hooks boot real stacks (API, worker, FerretDB connections): 30 s where a hook names no time of its own,
-    // instead of Jest's 5 s, which a busy machine's stack start can pass.
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], testTimeout: 30_000 },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
   ],
 };
