@@ -13,7 +13,7 @@ describe('the one-off create-api-key command', () => {
       cwd: DIST_ROOT,
       env: envOf(stack.config, {}),
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: 90_000,
     });
 
   beforeAll(async () => {
@@ -24,18 +24,18 @@ describe('the one-off create-api-key command', () => {
 
   it('creates a key in the database and prints it once', async () => {
     const result = cli(['--name', 'ops', '--scopes', 'admin']);
-    expect(result.status).toBe(0);
+    expect({ status: result.status, signal: result.signal, stderr: result.stderr }).toEqual({ status: 0, signal: null, stderr: '' });
     const created = JSON.parse(result.stdout) as { id: string; key: string; scopes: string[]; createdBy: string | null };
     expect(created).toMatchObject({ scopes: ['admin'], createdBy: null, key: expect.stringMatching(/^mcpf_/) });
     const listed = await api<{ items: { id: string }[] }>(stack.apiUrl, 'GET', '/api-keys', undefined, bearer(created.key));
     expect(listed.status).toBe(200);
     expect(listed.body.items.map((item) => item.id)).toContain(created.id);
-  }, 60_000);
+  }, 120_000);
 
   it('names what is wrong with its arguments', () => {
     const result = cli(['--name', 'x', '--scopes', 'root']);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('/scopes/0');
     expect(cli([]).stderr).toContain('usage:');
-  }, 60_000);
+  }, 200_000);
 });
