@@ -3,7 +3,11 @@ import { spawnApi } from '../support/api-process.js';
 import { anonymousFetch, bearer, keyOf } from '../support/auth.js';
 import { api } from '../support/http.js';
 import { dropTestData, startApi, testConfig } from '../support/stack.js';
-import { as, createKey } from './support.js';
+import { as, createKey, greeting } from './support.js';
+
+/** Resolves with whether `ended` settled within `ms`. */
+const within = (ended: Promise<unknown>, ms: number) =>
+  Promise.race([ended.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
 
 /** An in-process API and a second API process over the same database and Redis. */
 async function twoApis(overrides: Record<string, string> = {}) {
@@ -38,6 +42,33 @@ describe('revocation across API processes', () => {
     expect(refused.body.code).toBe('UNAUTHENTICATED');
     expect((await api(second, 'GET', '/workflows', undefined, bearer(keyOf(first)))).status).toBe(200);
   });
+
+  it('ends the open streams of a revoked key on every process within seconds, and those of an expired key', async () => {
+    const watcher = await createKey(first, { name: 'watcher', scopes: ['read', 'mcp'] });
+    const soon = await createKey(first, { name: 'expiring', scopes: ['read'], expiresAt: new Date(Date.now() + 6000).toISOString() });
+    const workflow = await api<{ id: string }>(first, 'POST', '/workflows', greeting('watched'));
+    // No worker here: the run stays queued, so its event stream stays open.
+    const run = await api<{ id: string }>(first, 'POST', `/workflows/${workflow.body.id}/runs`, { inputs: { who: 'Ada' } });
+    const server = await api<{ id: string }>(first, 'POST', '/mcp-servers', { name: 'watched', tools: [{ workflowId: workflow.body.id }] });
+    expect([run.status, server.status]).toEqual([202, 201]);
+    const open = (url: string, key: string) => anonymousFetch(url, { headers: { ...bearer(key), accept: 'text/event-stream' } });
+    const watched = await Promise.all(
+      [`${second}/runs/${run.body.id}/events`, `${second}/mcp/${server.body.id}`, `${second}/mcp/${server.body.id}/sse`].map((url) =>
+        open(url, watcher.key),
+      ),
+    );
+    const expiring = await open(`${second}/runs/${run.body.id}/events`, soon.key);
+    expect([...watched, expiring].map((res) => res.status)).toEqual([200, 200, 200, 200]);
+    const watchedEnded = Promise.all(watched.map((res) => res.text().catch(() => '')));
+    const expiringEnded = expiring.text().catch(() => '');
+
+    // Open while the key is valid (two key checks go by)…
+    expect(await within(watchedEnded, 4500)).toBe(false);
+    expect((await api(first, 'DELETE', `/api-keys/${watcher.id}`)).status).toBe(204);
+    // …and ended on the other process within a few checks of the revocation.
+    expect(await within(watchedEnded, 15_000)).toBe(true);
+    expect(await within(expiringEnded, 20_000)).toBe(true);
+  }, 60_000);
 });
 
 describe('rate limits shared through Redis', () => {

@@ -167,7 +167,7 @@ describe('web console in a real browser', () => {
     await page.goto(`${stack.apiUrl}/ui/#/runs`);
     await page.getByLabel('Status').selectOption('failed');
     // The list answered before the filter stays on screen until the filtered answer arrives.
-    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1, undefined, { timeout: 30_000 });
+    await page.waitForFunction('document.querySelectorAll("tbody tr").length === 1', undefined, { timeout: 30_000 });
     await page.locator(`[data-run="${failed.id}"]`).waitFor();
     await screenshot(page, 'runs-failed');
     await page.locator(`[data-run="${failed.id}"] a`).click();

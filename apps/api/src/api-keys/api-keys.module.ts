@@ -6,6 +6,7 @@ import { ApiKeysController } from './api-keys.controller.js';
 import { AuthGuard } from './auth.guard.js';
 import { CreateApiKey } from './create-api-key.js';
 import { FindApiKeys } from './find-api-keys.js';
+import { KeyBoundStreams } from './key-bound-streams.js';
 import { RateLimits } from './rate-limits.js';
 import { RevokeApiKey } from './revoke-api-key.js';
 import { RouteDeclarations } from './route-declarations.js';
@@ -28,10 +29,11 @@ import { WorkflowOfRun } from './workflow-of-run.js';
     SeedAdminKey,
     CreateApiKey,
     FindApiKeys,
+    KeyBoundStreams,
     RevokeApiKey,
     WorkflowOfRun,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [ApiKeyAuthenticator, ApiKeyRepository, RateLimits],
+  exports: [ApiKeyAuthenticator, ApiKeyRepository, KeyBoundStreams, RateLimits],
 })
 export class ApiKeysModule {}

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { APP_CONFIG, McpServerRepository, type AppConfig, type McpServerRecord } from '#workflow/nest';
 import { Public } from '../api-keys/access.decorators.js';
 import { bearerToken } from '../api-keys/api-key-token.js';
+import { KeyBoundStreams } from '../api-keys/key-bound-streams.js';
 import { LegacySseSessions } from './legacy-sse.js';
 import { McpCallers, type McpCaller } from './mcp-callers.js';
 import { RequestOrigin } from './request-origin.js';
@@ -41,6 +42,7 @@ export class McpEndpointController {
     private readonly callers: McpCallers,
     private readonly streamable: StreamableHttpEndpoint,
     private readonly legacySse: LegacySseSessions,
+    private readonly keyBound: KeyBoundStreams,
   ) {
     this.origin = new RequestOrigin(config);
     this.allowKeyInPath = config.mcp.keyInPath;
@@ -116,7 +118,12 @@ export class McpEndpointController {
     if (token === null) return;
     await this.guarded(res, async () => {
       const admitted = await this.admit(id, token, req, res);
-      if (admitted) await handle(admitted);
+      if (!admitted) return;
+      // A stream (legacy SSE, a GET stream, a long call's SSE answer) ends when its key is revoked or
+      // expires. Destroyed, not ended: the SDK may still write to it, which a destroyed answer ignores.
+      const release = this.keyBound.hold(admitted.caller.keyId, () => res.destroy());
+      res.once('close', release);
+      await handle(admitted);
     });
   }
 

@@ -96,8 +96,8 @@ export class RunsController {
   @ApiRoute(runRoutes.events)
   @RequireScope('read', 'run')
   @WorkflowScoped({ runParam: 'id' })
-  events(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.streamRunEvents.execute(id, req, res);
+  events(@Param('id') id: string, @Caller() caller: Principal, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.streamRunEvents.execute(id, caller.keyId, req, res);
   }
 
   @Delete('runs/:id')

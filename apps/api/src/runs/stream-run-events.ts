@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { NodeExecutionRepository, RunRepository, type RunStreamEvent } from '#workflow/nest';
+import { KeyBoundStreams } from '../api-keys/key-bound-streams.js';
 import { NotFoundError } from '../common/api-errors.js';
 import { RunEventStream } from './run-event-stream.js';
 import { RunEventsHub } from './run-events-hub.js';
@@ -17,9 +18,11 @@ export class StreamRunEvents {
     private readonly runs: RunRepository,
     private readonly executions: NodeExecutionRepository,
     private readonly hub: RunEventsHub,
+    private readonly keyBound: KeyBoundStreams,
   ) {}
 
-  async execute(runId: string, req: Request, res: Response): Promise<void> {
+  /** The stream lasts while the run goes on and `keyId` (the caller's key) stays valid. */
+  async execute(runId: string, keyId: string, req: Request, res: Response): Promise<void> {
     if (!(await this.runs.findById(runId))) throw new NotFoundError('Run', runId);
     res.writeHead(200, {
       'content-type': 'text/event-stream',
@@ -30,9 +33,11 @@ export class StreamRunEvents {
     res.flushHeaders();
     const timers: NodeJS.Timeout[] = [];
     let unsubscribe = (): void => undefined;
+    let release = (): void => undefined;
     const close = (): void => {
       timers.forEach(clearInterval);
       unsubscribe();
+      release();
       if (!res.writableEnded) res.end();
     };
     const write = (event: RunStreamEvent): void => {
@@ -48,6 +53,7 @@ export class StreamRunEvents {
       close,
     );
     req.on('close', close);
+    release = this.keyBound.hold(keyId, close);
     unsubscribe = await this.hub.subscribe(runId, (event) => void stream.live(event));
     if (res.writableEnded) return unsubscribe();
     timers.push(

@@ -79,6 +79,17 @@ export class ApiKeyRepository {
     return updated ? recordOf(updated) : undefined;
   }
 
+  /** Of `ids`, those whose key exists, is not revoked and has not expired at `now`. */
+  async usableIds(ids: readonly string[], now: Date): Promise<string[]> {
+    const valid = ids.filter((id) => isValidObjectId(id));
+    if (valid.length === 0) return [];
+    const docs = await this.model
+      .find({ _id: { $in: valid }, revokedAt: null, $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] }, { _id: 1 })
+      .lean<Pick<ApiKeyDocument, '_id'>[]>()
+      .exec();
+    return docs.map((doc) => String(doc._id));
+  }
+
   async touch(id: string, at: Date): Promise<void> {
     await this.model.updateOne({ _id: id }, { $set: { lastUsedAt: at } }, { timestamps: false }).exec();
   }
