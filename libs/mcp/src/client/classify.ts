@@ -8,6 +8,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ErrorCode, McpError as SdkMcpError } from '@modelcontextprotocol/sdk/types.js';
 import { SdkError, SdkErrorCode, SdkHttpError, UnauthorizedError as ModernUnauthorizedError } from '@modelcontextprotocol/client';
 import { McpError, McpErrorCode } from '../errors.js';
+import { serverWordsOf } from './server-words.js';
 
 /** Network failures worth another connect attempt (the peer may be starting or restarting). */
 const TRANSIENT_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -78,7 +79,9 @@ export function toMcpError(error: unknown, context: string): McpError {
   }
   if (status !== undefined) {
     const code = GATEWAY_STATUSES.has(status) ? McpErrorCode.UNREACHABLE : McpErrorCode.PROTOCOL_ERROR;
-    return new McpError(code, `${context}: HTTP ${status} (${detail})`, details);
+    // The status, and the body only when it is a JSON-RPC error (see serverWordsOf).
+    const words = serverWordsOf(detail);
+    return new McpError(code, `${context}: HTTP ${status}${words ? ` (${words})` : ''}`, details);
   }
   if (isUnreachable(error)) return new McpError(McpErrorCode.UNREACHABLE, `${context}: ${detail}`, details);
   if (

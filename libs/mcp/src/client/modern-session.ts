@@ -9,12 +9,12 @@ import type { FetchFunction, McpHttpTarget } from '../types.js';
 import { abortable } from './async-utils.js';
 import { httpStatusOf, toMcpError } from './classify.js';
 import { McpError, McpErrorCode } from '../errors.js';
+import { serverWordsOf } from './server-words.js';
 import { elicitationHandler } from './elicitation-scope.js';
 import { forgetDiscovery, recallDiscovery, rememberDiscovery } from './discovery-cache.js';
 import type { OpenSessionOptions, Session } from './session.js';
 
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
-const BODY_EXCERPT_CHARS = 300;
 const DEFAULT_CLIENT_INFO = { name: 'mcpflow', version: '0.1.0' };
 
 export function isModernProtocol(version: string | undefined): boolean {
@@ -126,7 +126,7 @@ function watchedFetch(base: FetchFunction) {
         body = response
           .clone()
           .text()
-          .then((text) => text.slice(0, BODY_EXCERPT_CHARS))
+          .then((text) => serverWordsOf(text) ?? '')
           .catch(() => '');
       }
       return response;
