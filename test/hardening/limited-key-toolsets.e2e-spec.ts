@@ -5,7 +5,9 @@ import { as, createKey, greeting, type CreatedKey } from '../access/support.js';
 import { api } from '../support/http.js';
 import { createWorkflow, registerToolset, startRunStack } from '../support/runs.js';
 import type { TestStack } from '../support/stack.js';
-import { insertRaw } from '../support/toolsets.js';
+import { connectV1, closeV1, publish } from '../support/mcp-servers.js';
+import { bearer } from '../support/auth.js';
+import { insertRaw, updateRaw } from '../support/toolsets.js';
 
 const ABSENT = '0123456789abcdef01234567';
 
@@ -81,6 +83,34 @@ describe('a workflow-limited key does not choose which toolsets a workflow uses'
     const own = await as(runner.key)(stack.apiUrl, 'POST', `/workflows/${workflowId}/runs`, { inputs: { who: 'Ada' }, version: 1 });
     expect(own.status).toBe(202);
   });
+
+  it('refuses the same version as a published MCP tool called with a limited key', async () => {
+    const other = await createWorkflow(stack.apiUrl, greeting('w2'));
+    const author = await createKey(stack.apiUrl, { name: 'w2 author', scopes: ['write'], workflows: [other] });
+    const caller = await createKey(stack.apiUrl, { name: 'w2 caller', scopes: ['mcp'], workflows: [other] });
+    const server = await publish(stack.apiUrl, { name: 'w2 tools', tools: [{ workflowId: other }] });
+    const client = await connectV1(server.url, bearer(caller.key));
+    try {
+      const before = await client.callTool({ name: server.tools[0].name, arguments: { who: 'Ada' } });
+      expect(before.isError).toBeFalsy();
+      // The latest version becomes one the limited author saved with the admin's toolset.
+      await insertRaw(stack.config, 'workflow_versions', {
+        workflowId: new Types.ObjectId(other),
+        version: 2,
+        definition: JSON.stringify(withEcho('w2', toolsetId)),
+        createdBy: author.id,
+        createdAt: new Date(),
+      });
+      await updateRaw(stack.config, 'workflows', { _id: new Types.ObjectId(other) }, { $set: { latestVersion: 2 } });
+      const refused = await client.callTool({ name: server.tools[0].name, arguments: { who: 'Eve' } });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain('FORBIDDEN');
+      const runs = await api<{ items: { inputs: Record<string, unknown> }[] }>(stack.apiUrl, 'GET', `/runs?workflowId=${other}`);
+      expect(runs.body.items.map((run) => run.inputs.who)).toEqual(['Ada']);
+    } finally {
+      await closeV1(client);
+    }
+  }, 60_000);
 
   it('keeps and runs the toolsets a key without the limit chose', async () => {
     const chosen = await api(stack.apiUrl, 'PUT', `/workflows/${workflowId}`, withEcho('w1', toolsetId));

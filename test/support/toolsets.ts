@@ -62,3 +62,18 @@ export async function insertRaw(config: AppConfig, collection: string, doc: Reco
     await connection.close();
   }
 }
+
+/** Updates raw documents of the stack's database (e.g. to point a workflow at a version inserted raw). */
+export async function updateRaw(
+  config: AppConfig,
+  collection: string,
+  filter: Record<string, unknown>,
+  update: Record<string, unknown>,
+): Promise<void> {
+  const connection = await mongoose.createConnection(config.mongoUrl, { serverSelectionTimeoutMS: 3000 }).asPromise();
+  try {
+    await connection.collection(collection).updateMany(filter, update);
+  } finally {
+    await connection.close();
+  }
+}

@@ -15,6 +15,7 @@ import { runInputProblems, withDefaults } from '../runs/run-inputs.js';
 import { RunAdmission } from '../runs/run-admission.js';
 import type { McpCaller } from './mcp-callers.js';
 import { PublishedCatalog } from './published-catalog.js';
+import { OUTSIDE_GRANT, ReferenceGrants } from '../workflows/reference-grants.js';
 
 /** Where a result names its run (`_meta` keys outside the reserved `io.modelcontextprotocol/` prefix). */
 export const RUN_ID_META = 'mcpflow/runId';
@@ -77,11 +78,15 @@ export class CallPublishedTool {
     private readonly catalog: PublishedCatalog,
     private readonly admission: RunAdmission,
     private readonly canceler: CancelRun,
+    private readonly grants: ReferenceGrants,
   ) {}
 
   async execute(call: ToolCallRequest): Promise<CallToolResult> {
     const published = await this.catalog.tool(call.server, call.name, call.caller.workflows);
     if (!published) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${call.name}`);
+    // The rule of POST /workflows/:id/runs: a workflow-limited key does not run what it could not have chosen.
+    if (await this.grants.runOutsideGrant(call.caller, published.workflowId, published.definition))
+      return toolError(`FORBIDDEN: ${OUTSIDE_GRANT}`);
     const schema = published.definition.inputSchema;
     const inputs = withDefaults(schema, call.arguments ?? {});
     const problems = runInputProblems(schema, inputs, 'arguments');

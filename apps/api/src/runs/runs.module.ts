@@ -30,6 +30,6 @@ import { StreamRunEvents } from './stream-run-events.js';
     DeleteRun,
     AnswerRunInput,
   ],
-  exports: [RunAdmission, CancelRun],
+  exports: [RunAdmission, CancelRun, ReferenceGrants],
 })
 export class RunsModule {}

@@ -10,6 +10,9 @@ export interface ReferenceGrant {
   providerIds: ReadonlySet<string>;
 }
 
+export const OUTSIDE_GRANT =
+  'This API key is limited to some workflows and this version uses toolsets or providers that only a key without that limit may choose';
+
 /** Whether a grant covers a reference (kinds without a grant, e.g. sub-workflows, are checked elsewhere). */
 export function granted(grant: ReferenceGrant, kind: string, id: string): boolean {
   if (kind === 'toolset') return grant.toolsetIds.has(id);
@@ -47,20 +50,23 @@ export class ReferenceGrants {
     return { toolsetIds, providerIds };
   }
 
+  /** Whether a limited key's run of this version would use toolsets or providers outside its grant. */
+  async runOutsideGrant(
+    caller: Pick<Principal, 'workflows'> | undefined,
+    workflowId: string,
+    definition: WorkflowDefinition,
+  ): Promise<boolean> {
+    const grant = await this.of(caller, workflowId);
+    return grant !== undefined && nodeReferencesOf(this.registry, definition.nodes).some(({ kind, id }) => !granted(grant, kind, id));
+  }
+
   /** Refuses (403) a run by a limited key of a version that references what its grant does not hold. */
   async refuseRunOutsideGrant(
     caller: Pick<Principal, 'workflows'> | undefined,
     workflowId: string,
     definition: WorkflowDefinition,
   ): Promise<void> {
-    const grant = await this.of(caller, workflowId);
-    if (!grant) return;
-    const outside = nodeReferencesOf(this.registry, definition.nodes).filter(({ kind, id }) => !granted(grant, kind, id));
-    if (outside.length === 0) return;
-    throw new ApiError(
-      'FORBIDDEN',
-      'This API key is limited to some workflows and this version uses toolsets or providers that only a key without that limit may choose',
-    );
+    if (await this.runOutsideGrant(caller, workflowId, definition)) throw new ApiError('FORBIDDEN', OUTSIDE_GRANT);
   }
 
   private async savedByUnlimitedKey(keyId: string | null, known: Map<string, boolean>): Promise<boolean> {
