@@ -9,7 +9,12 @@ export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }
 
+/** True when the held scopes include `admin`, which suffices everywhere. */
+export function isAdmin(held: readonly string[]): boolean {
+  return held.includes('admin');
+}
+
 /** True when the held scopes include `admin` or one of `sufficient`. */
 export function grants(held: readonly string[], sufficient: readonly Scope[]): boolean {
-  return held.includes('admin') || sufficient.some((scope) => held.includes(scope));
+  return isAdmin(held) || sufficient.some((scope) => held.includes(scope));
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiKeyAuthenticator, type Principal } from '../api-keys/api-key-authenticator.js';
 import { RateLimits } from '../api-keys/rate-limits.js';
-import { grants } from '../api-keys/scopes.js';
+import { grants, isAdmin } from '../api-keys/scopes.js';
 
 /** Who calls a published MCP server. */
 export interface McpCaller {
@@ -26,7 +26,7 @@ function tooMany(retryAfter: number, message: string): CallerCheck {
 
 /** The server ids a principal may call: all for `admin`, the key's list (or all) for `mcp`, none otherwise. */
 export function mayCall(principal: Pick<Principal, 'scopes' | 'mcpServers'>, serverId: string): boolean {
-  if (principal.scopes.includes('admin')) return true;
+  if (isAdmin(principal.scopes)) return true;
   if (!grants(principal.scopes, ['mcp'])) return false;
   return principal.mcpServers === null || principal.mcpServers.includes(serverId);
 }

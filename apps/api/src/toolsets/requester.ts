@@ -1,5 +1,6 @@
 import type { TargetKind } from '#mcp';
 import type { Principal } from '../api-keys/api-key-authenticator.js';
+import { isAdmin } from '../api-keys/scopes.js';
 import { ApiError } from '../common/api-errors.js';
 
 /** Who asks a toolset use case to act: the key's id (`createdBy`, `updatedBy`) and whether it holds `admin`. */
@@ -9,7 +10,7 @@ export interface Requester {
 }
 
 export function requesterOf(principal: Principal): Requester {
-  return { keyId: principal.keyId, admin: principal.scopes.includes('admin') };
+  return { keyId: principal.keyId, admin: isAdmin(principal.scopes) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SCOPES } from '../scopes.js';
+import { isAdmin, SCOPES } from '../scopes.js';
 
 const ids = (what: string) =>
   z
@@ -33,7 +33,7 @@ export const createApiKeyBody = z
     if (!body.mcpServers) return;
     if (!body.scopes.includes('mcp'))
       ctx.addIssue({ code: 'custom', path: ['mcpServers'], message: 'only a key with the "mcp" scope may be limited to MCP servers' });
-    else if (body.scopes.includes('admin'))
+    else if (isAdmin(body.scopes))
       ctx.addIssue({ code: 'custom', path: ['mcpServers'], message: 'an "admin" key calls every MCP server: drop admin or mcpServers' });
   });
 export type CreateApiKeyBody = z.output<typeof createApiKeyBody>;
