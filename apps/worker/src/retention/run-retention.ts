@@ -1,29 +1,19 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { Queue, Worker } from 'bullmq';
-import {
-  APP_CONFIG,
-  redisConnectionOptions,
-  RUN_RETENTION_QUEUE_NAME,
-  RunHistoryRepository,
-  ToolCallRepository,
-  type AppConfig,
-} from '#workflow/nest';
+import { APP_CONFIG, RUN_RETENTION_QUEUE_NAME, RunHistoryRepository, ToolCallRepository, type AppConfig } from '#workflow/nest';
+import { PeriodicJob } from '../periodic/periodic-job.js';
 
 const RETENTION_SCHEDULER_ID = 'prune-finished-runs';
 
 /**
- * Retention of finished runs (RUN_RETENTION_MAX_AGE / RUN_RETENTION_MAX_COUNT). BullMQ does the
- * scheduling and the exclusion: every worker upserts the same job scheduler (one id, so one job
- * per interval whatever the number of workers), and the queue's global concurrency of 1 keeps a
- * second pass from starting, on any worker, while one goes. A pass is bounded in time (half the
+ * Retention of finished runs (RUN_RETENTION_MAX_AGE / RUN_RETENTION_MAX_COUNT), a PeriodicJob
+ * (one pass at a time over all workers). A pass is bounded in time (half the
  * interval, at most 20 s) and in batch size, so it never holds the store long; what it leaves, the
  * next takes. With retention off (both limits 0) the scheduler is removed.
  */
 @Injectable()
 export class RunRetention implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(RunRetention.name);
-  private queue?: Queue;
-  private worker?: Worker;
+  private job?: PeriodicJob;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -37,25 +27,19 @@ export class RunRetention implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   onApplicationBootstrap(): void {
-    const options = { connection: redisConnectionOptions(this.config, true), prefix: this.config.queuePrefix };
-    const queue = (this.queue = new Queue(RUN_RETENTION_QUEUE_NAME, options));
-    queue.on('error', () => undefined);
-    // Not awaited: with Redis away the worker still starts; these go through once it is back.
-    const scheduled = this.enabled
-      ? queue
-          .setGlobalConcurrency(1)
-          .then(() =>
-            queue.upsertJobScheduler(
-              RETENTION_SCHEDULER_ID,
-              { every: this.config.retention.intervalMs },
-              { name: 'prune', opts: { removeOnComplete: true, removeOnFail: 10 } },
-            ),
-          )
-      : queue.removeJobScheduler(RETENTION_SCHEDULER_ID);
-    scheduled.catch((error: unknown) => this.logger.warn({ err: error }, 'retention schedule not updated'));
-    if (!this.enabled) return;
-    this.worker = new Worker(RUN_RETENTION_QUEUE_NAME, () => this.prune(), { ...options, concurrency: 1 });
-    this.worker.on('error', (error) => this.logger.warn({ err: error }, 'retention worker error'));
+    this.job = new PeriodicJob(
+      this.config,
+      {
+        queueName: RUN_RETENTION_QUEUE_NAME,
+        schedulerId: RETENTION_SCHEDULER_ID,
+        jobName: 'prune',
+        everyMs: this.enabled ? this.config.retention.intervalMs : 0,
+        keepFailed: 10,
+        run: () => this.prune(),
+      },
+      this.logger,
+    );
+    void this.job.schedule();
   }
 
   /** One pass; its result is the job's return value (visible in BullMQ tooling). */
@@ -79,7 +63,6 @@ export class RunRetention implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
-    await this.queue?.close();
+    await this.job?.close();
   }
 }
