@@ -1,13 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { Redis } from 'ioredis';
-import { APP_CONFIG, redisConnectionOptions, type AppConfig } from '#workflow/nest';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '#workflow/nest';
+import { RedisChannels } from '../redis/redis-channels.js';
 import { RedisConnection } from '../redis/redis.module.js';
 
 type Listener = () => void;
 type DeletionListener = (serverId: string) => void;
-
-/** How long a first subscriber waits for Redis to confirm before it goes on without. */
-const SUBSCRIBE_TIMEOUT_MS = 1000;
 
 /**
  * "The tools of MCP server X changed" across every API process: one Redis channel, the message is
@@ -17,32 +14,33 @@ const SUBSCRIBE_TIMEOUT_MS = 1000;
  * streams it holds for X and drops what it keeps for it (the SDK handler).
  */
 @Injectable()
-export class ToolListChanges implements OnApplicationShutdown {
+export class ToolListChanges implements OnModuleInit {
   private readonly logger = new Logger(ToolListChanges.name);
-  private readonly subscriber: Redis;
   private readonly channel: string;
   private readonly deletedChannel: string;
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly deletionListeners = new Set<DeletionListener>();
-  private readonly subscribed: Promise<unknown>;
+  private subscribed: Promise<unknown> = Promise.resolve();
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly redis: RedisConnection,
+    private readonly channels: RedisChannels,
   ) {
     this.channel = `${config.queuePrefix}:mcp-server-changes`;
     this.deletedChannel = `${config.queuePrefix}:mcp-server-deletions`;
-    // Commands queue while Redis is away and ioredis subscribes again on reconnect.
-    this.subscriber = new Redis({ ...redisConnectionOptions(config, true) });
-    this.subscriber.on('error', () => undefined);
-    this.subscribed = this.subscriber
-      .subscribe(this.channel, this.deletedChannel)
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'not listening for MCP tool changes'));
-    // One connection, so a deletion arrives after the change published before it.
-    this.subscriber.on('message', (channel: string, serverId: string) => {
-      if (channel === this.deletedChannel) for (const listener of [...this.deletionListeners]) listener(serverId);
-      else for (const listener of [...(this.listeners.get(serverId) ?? [])]) listener();
-    });
+  }
+
+  onModuleInit(): void {
+    // On the process's one subscriber connection, so a deletion arrives after the change published before it.
+    this.subscribed = Promise.all([
+      this.channels.subscribe(this.channel, (serverId) => {
+        for (const listener of [...(this.listeners.get(serverId) ?? [])]) listener();
+      }),
+      this.channels.subscribe(this.deletedChannel, (serverId) => {
+        for (const listener of [...this.deletionListeners]) listener(serverId);
+      }),
+    ]).catch((error: unknown) => this.logger.warn({ err: error }, 'not listening for MCP tool changes'));
   }
 
   /** Best effort: a lost message means a client re-lists later than it could have. */
@@ -69,7 +67,7 @@ export class ToolListChanges implements OnApplicationShutdown {
 
   /** Calls `listener` whenever server `serverId` changes; resolves once Redis listens. Returns the unsubscribe. */
   async subscribe(serverId: string, listener: Listener): Promise<() => void> {
-    await Promise.race([this.subscribed, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_TIMEOUT_MS).unref())]);
+    await this.subscribed;
     let set = this.listeners.get(serverId);
     if (!set) this.listeners.set(serverId, (set = new Set()));
     set.add(listener);
@@ -77,9 +75,5 @@ export class ToolListChanges implements OnApplicationShutdown {
       set.delete(listener);
       if (set.size === 0 && this.listeners.get(serverId) === set) this.listeners.delete(serverId);
     };
-  }
-
-  onApplicationShutdown(): void {
-    this.subscriber.disconnect();
   }
 }

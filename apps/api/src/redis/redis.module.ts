@@ -1,6 +1,7 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { APP_CONFIG, redisConnectionOptions, type AppConfig } from '#workflow/nest';
+import { RedisChannels } from './redis-channels.js';
 
 /** The API's Redis connection (health checks, producers). Fails fast: the API answers, never hangs. */
 @Injectable()
@@ -19,5 +20,5 @@ export class RedisConnection implements OnApplicationShutdown {
 }
 
 @Global()
-@Module({ providers: [RedisConnection], exports: [RedisConnection] })
+@Module({ providers: [RedisConnection, RedisChannels], exports: [RedisConnection, RedisChannels] })
 export class RedisModule {}

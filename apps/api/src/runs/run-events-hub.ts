@@ -1,56 +1,36 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { Redis } from 'ioredis';
-import { APP_CONFIG, redisConnectionOptions, runEventsChannel, type AppConfig, type RunStreamEvent } from '#workflow/nest';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, runEventsChannel, type AppConfig, type RunStreamEvent } from '#workflow/nest';
+import { RedisChannels } from '../redis/redis-channels.js';
 import { RedisConnection } from '../redis/redis.module.js';
 
 type Listener = (event: RunStreamEvent) => void;
 
-/** How long a subscriber waits for Redis to confirm; beyond it, callers rely on polling MongoDB. */
-const SUBSCRIBE_TIMEOUT_MS = 1000;
-
 /**
- * Live run events for this API process: one Redis subscriber connection shared by every
- * waiter and SSE stream, one channel subscription per run however many listen to it.
+ * Live run events for this API process, on the process's one Redis subscriber (RedisChannels):
+ * one channel per run, shared by every waiter and SSE stream of that run. When Redis does not
+ * confirm in time, callers rely on polling MongoDB.
  */
 @Injectable()
-export class RunEventsHub implements OnApplicationShutdown {
+export class RunEventsHub {
   private readonly logger = new Logger(RunEventsHub.name);
-  private readonly subscriber: Redis;
-  private readonly listeners = new Map<string, Set<Listener>>();
-  private readonly subscribing = new Map<string, Promise<unknown>>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly redis: RedisConnection,
-  ) {
-    // Commands queue while Redis is away and ioredis re-subscribes on reconnect.
-    this.subscriber = new Redis({ ...redisConnectionOptions(config, true) });
-    this.subscriber.on('error', () => undefined);
-    this.subscriber.on('message', (channel: string, message: string) => this.dispatch(channel, message));
-  }
+    private readonly channels: RedisChannels,
+  ) {}
 
   /** Listens to one run's events; resolves once Redis confirmed (or gave up waiting). Returns the unsubscribe. */
-  async subscribe(runId: string, listener: Listener): Promise<() => void> {
-    const channel = runEventsChannel(this.config.queuePrefix, runId);
-    let set = this.listeners.get(channel);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(channel, set);
-      const pending = this.subscriber.subscribe(channel).catch(() => undefined);
-      this.subscribing.set(channel, pending);
-      void pending.finally(() => this.subscribing.delete(channel));
-    }
-    set.add(listener);
-    const pending = this.subscribing.get(channel);
-    if (pending) await Promise.race([pending, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_TIMEOUT_MS).unref())]);
-    const listeners = set;
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0 && this.listeners.get(channel) === listeners) {
-        this.listeners.delete(channel);
-        this.subscriber.unsubscribe(channel).catch(() => undefined);
+  subscribe(runId: string, listener: Listener): Promise<() => void> {
+    return this.channels.subscribe(runEventsChannel(this.config.queuePrefix, runId), (message) => {
+      let event: RunStreamEvent;
+      try {
+        event = JSON.parse(message) as RunStreamEvent;
+      } catch {
+        return;
       }
-    };
+      listener(event);
+    });
   }
 
   /** Publishes an event the API itself causes (a queued run canceled); best effort. */
@@ -60,21 +40,5 @@ export class RunEventsHub implements OnApplicationShutdown {
     } catch (error) {
       this.logger.warn({ err: error, runId: event.runId }, 'could not publish a run event (listeners fall back to polling)');
     }
-  }
-
-  onApplicationShutdown(): void {
-    this.subscriber.disconnect();
-  }
-
-  private dispatch(channel: string, message: string): void {
-    const listeners = this.listeners.get(channel);
-    if (!listeners) return;
-    let event: RunStreamEvent;
-    try {
-      event = JSON.parse(message) as RunStreamEvent;
-    } catch {
-      return;
-    }
-    for (const listener of [...listeners]) listener(event);
   }
 }

@@ -1,0 +1,55 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { APP_CONFIG, redisConnectionOptions, type AppConfig } from '#workflow/nest';
+
+type MessageListener = (message: string, channel: string) => void;
+
+/** How long a first subscriber of a channel waits for Redis to confirm; beyond it, callers go on without. */
+const SUBSCRIBE_TIMEOUT_MS = 1000;
+
+/**
+ * Redis pub/sub for this API process: one subscriber connection for every channel any feature
+ * listens to (run events, MCP tool-list changes…), one Redis subscription per channel however many
+ * listen to it. Messages of one connection arrive in the order they were published. Commands queue
+ * while Redis is away, and ioredis subscribes again on reconnect.
+ */
+@Injectable()
+export class RedisChannels implements OnApplicationShutdown {
+  private readonly subscriber: Redis;
+  private readonly listeners = new Map<string, Set<MessageListener>>();
+  private readonly subscribing = new Map<string, Promise<unknown>>();
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.subscriber = new Redis({ ...redisConnectionOptions(config, true) });
+    this.subscriber.on('error', () => undefined);
+    this.subscriber.on('message', (channel: string, message: string) => {
+      for (const listener of [...(this.listeners.get(channel) ?? [])]) listener(message, channel);
+    });
+  }
+
+  /** Listens to `channel`; resolves once Redis confirmed (or after SUBSCRIBE_TIMEOUT_MS). Returns the unsubscribe. */
+  async subscribe(channel: string, listener: MessageListener): Promise<() => void> {
+    let set = this.listeners.get(channel);
+    if (!set) {
+      this.listeners.set(channel, (set = new Set()));
+      const pending = this.subscriber.subscribe(channel).catch(() => undefined);
+      this.subscribing.set(channel, pending);
+      void pending.finally(() => this.subscribing.delete(channel));
+    }
+    set.add(listener);
+    const pending = this.subscribing.get(channel);
+    if (pending) await Promise.race([pending, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_TIMEOUT_MS).unref())]);
+    const listeners = set;
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.listeners.get(channel) === listeners) {
+        this.listeners.delete(channel);
+        this.subscriber.unsubscribe(channel).catch(() => undefined);
+      }
+    };
+  }
+
+  onApplicationShutdown(): void {
+    this.subscriber.disconnect();
+  }
+}
