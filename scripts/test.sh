@@ -141,7 +141,9 @@ step openapi-document node scripts/openapi.mjs --check
 # Schemathesis over every operation of the live API (installs the pinned version into a venv under ~/.cache/mcpflow on first use).
 [ $# -eq 0 ] && step fuzz "$ROOT/scripts/fuzz.sh"
 step unit "${JEST[@]}" --selectProjects unit --ci --json --outputFile="$WORK/unit.json" "$@"
-step e2e "${JEST[@]}" --selectProjects e2e --ci --runInBand --json --outputFile="$WORK/e2e.json" "$@"
+# --forceExit: once every e2e file has finished and reported, a handle some library left open (seen
+# once: Jest "did not exit" after the data-nodes file passed) must not hold the command until CI's limit.
+step e2e "${JEST[@]}" --selectProjects e2e --ci --runInBand --forceExit --json --outputFile="$WORK/e2e.json" "$@"
 # A short fault-injection run (scripts/chaos: 12 SIGKILLs of every kind on its own stack): fails on a lost
 # run, an effect repeated after a recorded success, a replaced record or a 500. One line here; the report
 # and the harness's log stay in CHAOS_OUT (MCPFLOW_SKIP_CHAOS=1 leaves the step out).
