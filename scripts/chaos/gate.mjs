@@ -23,8 +23,6 @@ const figures =
   `${effects.violationCount} repeats after a recorded success, ${effects.replacedRecordCount} records replaced, ${answered500} answers 500, ` +
   `run duration p95 ${runs.durationMsP95} ms, max ${runs.durationMsMax} ms`;
 console.log(
-  problems.length === 0
-    ? `chaos: ok (${figures}); report ${file}`
-    : `chaos: FAILED: ${problems.join(', ')} (${figures}); report ${file}`,
+  problems.length === 0 ? `chaos: ok (${figures}); report ${file}` : `chaos: FAILED: ${problems.join(', ')} (${figures}); report ${file}`,
 );
 process.exit(problems.length === 0 ? 0 : 1);
