@@ -22,6 +22,22 @@ const STORE_ERRORS = new Set([
   'MongoServerClosedError',
 ]);
 
+/**
+ * FerretDB v1 on PostgreSQL, while PostgreSQL is down, starting up or just killed: FerretDB itself
+ * answers, with a MongoServerError of code 1 (`InternalError`) whose message ends in the pgx error.
+ * Recognised by pgx's connection-level shapes only: "failed to connect to `…`" (refused dial, or
+ * the server's "starting up"), "unexpected EOF" as the whole cause (the connection dropped under a
+ * query), and a SQLSTATE of class 08 (connection exception) or 57P01–57P03 (admin/crash shutdown,
+ * cannot connect now). Any other InternalError stays a 500.
+ */
+const FERRETDB_INTERNAL_ERROR = 1;
+const POSTGRES_UNREACHABLE = /failed to connect to `|(^|\] )unexpected EOF$|\(SQLSTATE (08[0-9A-Z]{3}|57P0[123])\)/;
+
+function isPostgresBehindFerretDbDown(error: Error): boolean {
+  const { code } = error as { code?: unknown };
+  return error.name === 'MongoServerError' && code === FERRETDB_INTERNAL_ERROR && POSTGRES_UNREACHABLE.test(error.message);
+}
+
 /** ioredis's: retries used up, or the connection closed or not writable (offline queue off). */
 const QUEUE_ERRORS = new Set(['MaxRetriesPerRequestError']);
 /** Socket errors that reach the API unwrapped come from ioredis (the MongoDB driver wraps its own in MongoNetworkError). */
@@ -31,6 +47,7 @@ function ownCode(error: Error): OutageCode | undefined {
   if (STORE_ERRORS.has(error.name) || error.name.startsWith('MongoNetwork')) return 'STORE_UNAVAILABLE';
   // mongoose queues operations while disconnected and gives up with this error after `bufferTimeoutMS`.
   if (error.name === 'MongooseError' && /buffering timed out/.test(error.message)) return 'STORE_UNAVAILABLE';
+  if (isPostgresBehindFerretDbDown(error)) return 'STORE_UNAVAILABLE';
   if (QUEUE_ERRORS.has(error.name)) return 'QUEUE_UNAVAILABLE';
   // ioredis with the offline queue off: plain Errors, told apart by these two fixed messages.
   if (/^(Connection is closed\.|Stream isn't writeable and enableOfflineQueue options is false)$/.test(error.message)) {

@@ -269,12 +269,15 @@ export class RunExecutor {
     return 'finished';
   }
 
-  /** The paused run's scheduled resume. Redis keeps it across restarts; without Redis now, the run waits for an answer or a cancel. */
+  /** The paused run's scheduled resume. Without Redis now (or if Redis loses it), the recovery sweep schedules it again once it is overdue. */
   private async scheduleWake(run: RunDoc, at: Date, pausedAt: Date): Promise<void> {
     try {
       await this.queue.scheduleWake(String(run._id), at, pausedAt, { workflowId: String(run.workflowId), version: run.version });
     } catch (error) {
-      this.logger.error({ err: error, runId: String(run._id) }, 'scheduled resume not enqueued (Redis unreachable)');
+      this.logger.warn(
+        { err: error, runId: String(run._id) },
+        'scheduled resume not enqueued (Redis unreachable): the recovery sweep schedules it once it is overdue',
+      );
     }
   }
 

@@ -11,12 +11,13 @@ const config = {
   limits: { runDeadlineMs: 60_000 },
 } as unknown as AppConfig;
 
-function sweeperOver(runs: RunDoc[], active: ActiveRuns) {
+function sweeperOver(runs: RunDoc[], active: ActiveRuns, waits: RunDoc[] = [], liveWakes = new Set<string>()) {
   const writes: string[] = [];
   const asked: string[] = [];
   const repository = {
     cancelRequested: async () => [],
     unconfirmedActive: async () => runs,
+    overdueWaits: async () => waits,
     confirm: async (id: Types.ObjectId) => void writes.push(`confirm ${String(id)}`),
     failActive: async () => undefined,
   } as unknown as RunRepository;
@@ -27,6 +28,11 @@ function sweeperOver(runs: RunDoc[], active: ActiveRuns) {
     },
     enqueue: async (runId: string) => void writes.push(`enqueue ${runId}`),
     removeJob: async () => undefined,
+    rescheduleWake: async (runId: string, at: Date, pausedAt: Date) => {
+      if (liveWakes.has(runId)) return false;
+      writes.push(`wake ${runId} at ${at.toISOString()} of pause ${pausedAt.toISOString()}`);
+      return true;
+    },
   } as unknown as RunQueueProducer;
   const sweeper = new RunSweeper(config, repository, queue, active, {} as RunSessions, {} as RunEventsPublisher);
   return { sweeper, writes, asked };
@@ -51,5 +57,19 @@ describe('RunSweeper', () => {
     await sweeper.sweep();
     expect(asked).toEqual([String(theirs._id)]);
     expect(writes).toEqual([`confirm ${String(theirs._id)}`]);
+  });
+
+  it('schedules again the resume of an overdue waiting run whose wake job is gone, and only that one', async () => {
+    const waitingRun = (): RunDoc =>
+      ({
+        ...runningRun(),
+        status: 'waiting',
+        inputRequest: { nodeId: 'pause', requestedAt: new Date('2026-11-26T10:00:00Z'), resumeAt: new Date('2026-11-26T10:00:02Z') },
+      }) as unknown as RunDoc;
+    const lost = waitingRun();
+    const scheduled = waitingRun();
+    const { sweeper, writes } = sweeperOver([], new ActiveRuns(), [lost, scheduled], new Set([String(scheduled._id)]));
+    await sweeper.sweep();
+    expect(writes).toEqual([`wake ${String(lost._id)} at 2026-11-26T10:00:02.000Z of pause 2026-11-26T10:00:00.000Z`]);
   });
 });

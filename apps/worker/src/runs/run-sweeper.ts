@@ -18,7 +18,9 @@ const BATCH = 100;
  *   the same job id (harmless if another worker does the same), unless the run is past its
  *   deadline, counted from its start (or acceptance, if it never started): then it fails.
  * A run it fails gets the MCP sessions its dead worker left on record ended. It also re-checks
- * MongoDB for cancel requests of this worker's runs (a missed Redis message).
+ * MongoDB for cancel requests of this worker's runs (a missed Redis message), and schedules again
+ * the resume of a waiting run overdue by `RUN_REQUEUE_AFTER_MS` whose delayed job is gone (Redis
+ * restarted without its data, or was unreachable when the run paused).
  */
 @Injectable()
 export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -58,6 +60,7 @@ export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown
         if (this.active.holds(String(run._id))) continue;
         await this.examine(run);
       }
+      for (const run of await this.runs.overdueWaits(before, BATCH)) await this.wakeAgain(run);
     } catch (error) {
       // Redis or MongoDB unreachable: the next sweep tries again.
       this.logger.debug({ err: error }, 'sweep interrupted');
@@ -82,6 +85,17 @@ export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown
     await this.queue.enqueue(runId, { workflowId: String(run.workflowId), version: run.version });
     await this.runs.confirm(run._id);
     this.logger.log({ runId, status: run.status }, 'run had no job: enqueued again');
+  }
+
+  /** A waiting run past its scheduled resume by more than `RUN_REQUEUE_AFTER_MS`: its wake job again, unless one is live. */
+  private async wakeAgain(run: RunDoc): Promise<void> {
+    const { resumeAt, requestedAt } = run.inputRequest ?? {};
+    if (!resumeAt || !requestedAt) return;
+    const runId = String(run._id);
+    const hint = { workflowId: String(run.workflowId), version: run.version };
+    if (await this.queue.rescheduleWake(runId, resumeAt, requestedAt, hint)) {
+      this.logger.log({ runId, resumeAt: resumeAt.toISOString() }, 'scheduled resume had no job: scheduled again');
+    }
   }
 
   private async fail(run: RunDoc, code: EngineErrorCode, message: string): Promise<void> {

@@ -301,6 +301,20 @@ export class RunRepository {
       .slice(0, limit);
   }
 
+  /**
+   * Waiting runs whose scheduled resume (a wait's end, an approval's timeout) was due before
+   * `before` and has not woken them: their delayed job may be gone (Redis restarted without its
+   * data, or unreachable when the run paused). Soonest due first. The status by equality, which
+   * FerretDB v1 hands to PostgreSQL; the time is compared over the waiting runs only.
+   */
+  async overdueWaits(before: Date, limit: number): Promise<RunDoc[]> {
+    return this.runs
+      .find({ status: 'waiting', 'inputRequest.resumeAt': { $lt: before } })
+      .sort({ 'inputRequest.resumeAt': 1 })
+      .limit(limit)
+      .lean();
+  }
+
   async confirm(id: Types.ObjectId): Promise<void> {
     await this.runs.updateOne({ _id: id }, { $set: { checkedAt: new Date() } });
   }

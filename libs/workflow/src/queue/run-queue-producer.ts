@@ -6,6 +6,11 @@ import { RUN_QUEUE_NAME, redisConnectionOptions, type RunJobData } from './run-q
 import { RUN_JOB_OPTIONS, runJobId } from './run-jobs.js';
 import { traceCarrier } from '../tracing/tracing.js';
 
+/** The job of one pause's scheduled resume: its own id per pause (`pausedAt`), beside the run's job. */
+function wakeJobId(runId: string, pausedAt: Date): string {
+  return `${runJobId(runId)}-wake-${pausedAt.getTime()}`;
+}
+
 /** Job states in which a worker holds or will pick up the job. */
 const LIVE_STATES = new Set(['active', 'waiting', 'delayed', 'prioritized', 'waiting-children']);
 
@@ -41,8 +46,21 @@ export class RunQueueProducer implements OnApplicationShutdown {
   async scheduleWake(runId: string, at: Date, pausedAt: Date, hint: Omit<RunJobData, 'runId' | 'wakeAt'> = {}): Promise<void> {
     const delay = Math.max(0, at.getTime() - Date.now());
     const data = { runId, ...hint, wakeAt: at.toISOString() };
-    const jobId = `${runJobId(runId)}-wake-${pausedAt.getTime()}`;
-    await this.queue.add('run', data, { ...RUN_JOB_OPTIONS, jobId, delay });
+    await this.queue.add('run', data, { ...RUN_JOB_OPTIONS, jobId: wakeJobId(runId, pausedAt), delay });
+  }
+
+  /**
+   * The recovery sweep's check of an overdue scheduled resume: false when its job is live (it
+   * will wake the run); otherwise the job is scheduled again (due now), after dropping a finished
+   * one that holds its id, and true. Waking is guarded by the run's state, so a second job is harmless.
+   */
+  async rescheduleWake(runId: string, at: Date, pausedAt: Date, hint: Omit<RunJobData, 'runId' | 'wakeAt'> = {}): Promise<boolean> {
+    const jobId = wakeJobId(runId, pausedAt);
+    const state = await this.queue.getJobState(jobId);
+    if (LIVE_STATES.has(state)) return false;
+    if (state === 'completed' || state === 'failed') await this.queue.remove(jobId);
+    await this.scheduleWake(runId, at, pausedAt, hint);
+    return true;
   }
 
   async jobState(runId: string): Promise<RunJobState> {
