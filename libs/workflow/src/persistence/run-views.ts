@@ -21,6 +21,8 @@ export interface RunView {
   /** Set while a cancel is on its way to the worker, and on canceled runs. */
   cancelRequestedAt: string | null;
   retryOf: string | null;
+  /** `POST /runs/:id/replay`: the run whose recorded outputs this one started from. */
+  replayOf: string | null;
   /** Id of the API key that started the run. */
   triggeredBy: string | null;
   /** `api` (REST), `mcp` (a published MCP server's tool call, `mcpServerId` names the server), `schedule` or `webhook`. */
@@ -91,6 +93,7 @@ export function toRunView(doc: RunDoc): RunView {
       : null,
     cancelRequestedAt: iso(doc.cancelRequestedAt),
     retryOf: doc.retryOf ? String(doc.retryOf) : null,
+    replayOf: doc.replayOf ? String(doc.replayOf) : null,
     triggeredBy: doc.triggeredBy ?? null,
     source: doc.source ?? 'api',
     mcpServerId: doc.mcpServerId ?? null,

@@ -23,6 +23,8 @@ export interface NewRun {
   idempotencyKey?: string;
   requestHash?: string;
   retryOf?: string;
+  /** The run this one replays from a node (`POST /runs/:id/replay`). */
+  replayOf?: string;
   triggeredBy?: string;
   /** Who started it; absent = the REST API. */
   trigger?: RunTrigger;
@@ -133,6 +135,7 @@ export class RunRepository {
       claims: 0,
       ...(idempotencyScope && { idempotencyScope, requestHash: input.requestHash }),
       ...(input.retryOf && { retryOf: new Types.ObjectId(input.retryOf) }),
+      ...(input.replayOf && { replayOf: new Types.ObjectId(input.replayOf) }),
       ...(input.triggeredBy && { triggeredBy: input.triggeredBy }),
       ...(input.trigger && { source: input.trigger.source }),
       ...(input.trigger?.mcpServerId && { mcpServerId: input.trigger.mcpServerId }),

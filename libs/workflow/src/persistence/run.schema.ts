@@ -49,6 +49,8 @@ export interface RunDoc {
   /** Hash of what was asked (version, inputs) so a reused key with another body is refused. */
   requestHash?: string;
   retryOf?: Types.ObjectId;
+  /** The run this one replays from a node: the upstream nodes' records were copied from it. */
+  replayOf?: Types.ObjectId;
   /** Id of the API key that asked for the run (start or retry). */
   triggeredBy?: string;
   /** Absent = `api`. */
@@ -102,6 +104,7 @@ export const RunSchema = new Schema<RunDoc>(
     idempotencyScope: { type: String },
     requestHash: { type: String },
     retryOf: { type: Schema.Types.ObjectId },
+    replayOf: { type: Schema.Types.ObjectId },
     triggeredBy: { type: String },
     source: { type: String, enum: RUN_SOURCES },
     mcpServerId: { type: String },

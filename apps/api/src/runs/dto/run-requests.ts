@@ -10,6 +10,15 @@ export const startRunBodySchema = z.strictObject({
   version: z.number().int().min(1).optional(),
 });
 
+/** `POST /runs/:id/replay`: a new run from `fromNodeId` on, the nodes upstream of it taken from the earlier run. */
+export const replayRunBodySchema = z.strictObject({
+  fromNodeId: z.string().min(1).meta({ description: 'The node the replay executes from (it and everything not upstream of it run again)' }),
+  inputs: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({ description: "The replay's run inputs; default the earlier run's, without its secret (writeOnly) inputs" }),
+});
+
 export const waitQuerySchema = z.object({
   wait: z.coerce.number().int().min(0).optional(),
 });
@@ -42,6 +51,7 @@ export const runInputBodySchema = z.strictObject({
 });
 
 export type RunInputBody = z.output<typeof runInputBodySchema>;
+export type ReplayRunBody = z.output<typeof replayRunBodySchema>;
 export type StartRunBody = z.output<typeof startRunBodySchema>;
 export type RunListQuery = z.output<typeof runListQuerySchema>;
 export type LogPageQuery = z.output<typeof logPageQuerySchema>;
