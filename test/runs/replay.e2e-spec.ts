@@ -56,7 +56,7 @@ function threeCalls(toolsetId: string) {
   };
 }
 
-type ReplayAnswer = RunView & { code?: string; errors?: Problem[] };
+type ReplayAnswer = RunView & { code?: string; message?: string; errors?: Problem[] };
 
 describe('replay: a new run from a node, the upstream outputs taken from the earlier run', () => {
   let stack: TestStack;
@@ -109,6 +109,31 @@ describe('replay: a new run from a node, the upstream outputs taken from the ear
     // one and two are not executed: three reads two's recorded output (3), whatever start now says.
     expect(run).toMatchObject({ status: 'succeeded', outputs: { total: 4 }, inputs: { n: 10 }, replayOf: failed.id });
     expect(inc.state.calls).toEqual([3]);
+  }, 60_000);
+
+  it('replays on a newer version when the nodes upstream are unchanged there; names the changed ones otherwise (409)', async () => {
+    const definition = threeCalls(toolsetId);
+    const workflowId = await createWorkflow(stack.apiUrl, definition);
+    const first = await runToEnd(stack.apiUrl, workflowId, { n: 1 });
+    expect(first).toMatchObject({ status: 'succeeded', outputs: { total: 4 }, version: 1 });
+    // v2: three reads one's result instead of two's; one and two are as they were.
+    const v2 = structuredClone(definition);
+    v2.nodes[3].inputs = { n: { ref: 'one.result' } };
+    expect((await api(stack.apiUrl, 'PUT', `/workflows/${workflowId}`, v2)).status).toBe(200);
+    inc.state.calls.length = 0;
+    const res = await replay(first.id, { fromNodeId: 'three', version: 2 });
+    const run = res.status === 200 ? res.body : await waitForRun(stack.apiUrl, res.body.id);
+    expect(run).toMatchObject({ status: 'succeeded', version: 2, outputs: { total: 3 }, replayOf: first.id });
+    expect(inc.state.calls).toEqual([2]);
+    // v3 changes one: a replay from two on it would feed two an output v3 does not make.
+    const v3 = structuredClone(v2);
+    v3.nodes[1] = { ...v3.nodes[1], retry: { maxAttempts: 2, backoffMs: 0 } } as (typeof v3.nodes)[1];
+    expect((await api(stack.apiUrl, 'PUT', `/workflows/${workflowId}`, v3)).status).toBe(200);
+    const refused = await replay(first.id, { fromNodeId: 'two', version: 3 });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'UPSTREAM_CHANGED', errors: [{ path: '/version', code: 'UPSTREAM_CHANGED' }] });
+    expect(refused.body.message).toContain('"one"');
+    expect((await replay(first.id, { fromNodeId: 'two', version: 9 })).status).toBe(404);
   }, 60_000);
 
   it('refuses an unknown node (400), a node the run did not reach (409) and a run not finished (409), with the path', async () => {

@@ -20,7 +20,7 @@ export { ENGINE_ERROR_CODES, EngineError, toEngineError, type EngineErrorCode, t
 export { START_NODE_TYPE, END_NODE_TYPE, DEFAULT_HANDLE, ERROR_HANDLE } from './engine/graph.js';
 export { valueFits, typeFits } from './engine/value-types.js';
 export { createInMemoryRunStore } from './engine/run-store.js';
-export { planReplay, type ReplayRefusal } from './engine/replay-plan.js';
+export { planReplay, upstreamChanges, type ReplayRefusal } from './engine/replay-plan.js';
 export { systemClock } from './engine/clock.js';
 
 // Node types

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { planReplay, type ExecutionRecord, type NodeRegistry } from '#workflow';
+import { planReplay, upstreamChanges, type ExecutionRecord, type NodeRegistry, type WorkflowDefinition } from '#workflow';
 import {
   finalExecutions,
   newStoredId,
@@ -27,6 +27,7 @@ import { isTerminal } from './run-waiter.js';
  * `fromNodeId` are not executed again. Their records are copied from the earlier run into the
  * new run's log (marked `replayed`) before the run exists, so the worker resumes the new run from
  * them like any resumed run: no tool is called for them, and the run executes from `fromNodeId` on.
+ * With `version`, another version runs, provided the nodes upstream of `fromNodeId` are the same there.
  */
 @Injectable()
 export class ReplayRun {
@@ -48,9 +49,11 @@ export class ReplayRun {
     }
     const workflowId = String(source.workflowId);
     if (!(await this.workflows.findLive(workflowId))) throw new NotFoundError('Workflow', workflowId);
-    const version = await this.workflows.findVersion(workflowId, source.version);
-    if (!version) throw new NotFoundError('Workflow version', `${workflowId}/${source.version}`);
+    const versionNumber = body.version ?? source.version;
+    const version = await this.workflows.findVersion(workflowId, versionNumber);
+    if (!version) throw new NotFoundError('Workflow version', `${workflowId}/${versionNumber}`);
     await this.grants.refuseRunOutsideGrant(caller, workflowId, version.definition);
+    if (versionNumber !== source.version) await this.refuseChangedUpstream(workflowId, source.version, version.definition, body.fromNodeId);
     const plan = planReplay(version.definition, this.registry, await this.recordsOf(source), body.fromNodeId);
     if ('reason' in plan) {
       const problem = {
@@ -76,8 +79,26 @@ export class ReplayRun {
       await this.executions.saveExecutions(plan.records.map((record, index) => ({ ...record, runId: String(id), seq: index + 1 })));
     }
     return this.admission.accept(
-      { id, workflowId, version: source.version, inputs: shown, replayOf: runId, ...(secretInputs && { secretInputs }) },
+      { id, workflowId, version: versionNumber, inputs: shown, replayOf: runId, ...(secretInputs && { secretInputs }) },
       options,
+    );
+  }
+
+  /** 409 `UPSTREAM_CHANGED` naming the nodes upstream of `fromNodeId` that `next` changed since the earlier run's version. */
+  private async refuseChangedUpstream(workflowId: string, earlier: number, next: WorkflowDefinition, fromNodeId: string): Promise<void> {
+    const ran = await this.workflows.findVersion(workflowId, earlier);
+    if (!ran || !next.nodes.some((node) => node.id === fromNodeId)) return;
+    const changed = upstreamChanges(ran.definition, next, fromNodeId);
+    if (changed.length === 0) return;
+    const problems = changed.map((nodeId) => ({
+      path: '/version',
+      code: 'UPSTREAM_CHANGED',
+      message: `node "${nodeId}" (upstream of "${fromNodeId}") differs from version ${earlier}`,
+    }));
+    throw new InvalidRequestError(
+      problems,
+      `the version asked changes node(s) ${changed.map((id) => `"${id}"`).join(', ')} upstream of "${fromNodeId}": their recorded outputs do not hold there`,
+      'UPSTREAM_CHANGED',
     );
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { createDefaultNodeRegistry } from '../nodes/built-in-nodes.js';
-import { planReplay } from './replay-plan.js';
+import { planReplay, upstreamChanges } from './replay-plan.js';
 import { createInMemoryRunStore, type ExecutionRecord } from './run-store.js';
 import { runWorkflow } from './run-workflow.js';
 import {
@@ -84,5 +84,30 @@ describe('planReplay', () => {
       reason: 'not-reached',
       message: expect.stringContaining('"two" was not reached'),
     });
+  });
+});
+
+describe('upstreamChanges', () => {
+  const edit = (change: (definition: WorkflowDefinition) => void): WorkflowDefinition => {
+    const next = structuredClone(workflow);
+    change(next);
+    return next;
+  };
+
+  it('accepts a version that changes only fromNodeId and what follows, or key order', () => {
+    const later = edit((next) => {
+      next.nodes[4] = toolNode('three', 'inc', { n: ref('one.result') });
+      next.nodes[1] = { inputs: next.nodes[1].inputs, config: next.nodes[1].config, type: 'mcpTool', id: 'one' };
+    });
+    expect(upstreamChanges(workflow, later, 'three')).toEqual([]);
+  });
+
+  it('names the upstream nodes whose definition or incoming edges changed, and the new ones', () => {
+    const later = edit((next) => {
+      next.nodes[1] = toolNode('one', 'inc', { n: ref('start.other') });
+      next.nodes.push(toolNode('extra', 'inc', { n: ref('one.result') }));
+      next.edges = [...chain('start', 'one', 'extra', 'label', 'two', 'three', 'end')];
+    });
+    expect(upstreamChanges(workflow, later, 'two')).toEqual(['one', 'label', 'extra']);
   });
 });

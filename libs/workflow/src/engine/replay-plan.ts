@@ -47,3 +47,35 @@ export function planReplay(
   kept.sort((a, b) => a.seq - b.seq);
   return { records: kept.map((record) => ({ ...record, details: { ...record.details, replayed: true } })) };
 }
+
+/**
+ * Replaying on another version: the nodes upstream of `fromNodeId` in `next` whose definition or
+ * incoming edges differ from `earlier`'s (or that `earlier` lacks), in `next`'s order. Empty: the
+ * earlier run's records of those nodes hold for `next` too.
+ */
+export function upstreamChanges(earlier: WorkflowDefinition, next: WorkflowDefinition, fromNodeId: string): string[] {
+  const before = new WorkflowGraph(earlier);
+  const after = new WorkflowGraph(next);
+  const incoming = (graph: WorkflowGraph, id: string) =>
+    graph
+      .incoming(id)
+      .map((index) => `${graph.edges[index].source}\u0000${graph.edges[index].sourceHandle ?? ''}`)
+      .sort();
+  const upstream = after.ancestors(fromNodeId);
+  return next.nodes
+    .filter((node) => upstream.has(node.id))
+    .filter((node) => {
+      const old = before.node(node.id);
+      return !old || canonical(old) !== canonical(node) || canonical(incoming(before, node.id)) !== canonical(incoming(after, node.id));
+    })
+    .map((node) => node.id);
+}
+
+/** JSON with object keys sorted: two definitions that differ only in key order compare equal. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  );
+}

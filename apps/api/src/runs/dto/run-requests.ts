@@ -17,6 +17,14 @@ export const replayRunBodySchema = z.strictObject({
     .record(z.string(), z.unknown())
     .optional()
     .meta({ description: "The replay's run inputs; default the earlier run's, without its secret (writeOnly) inputs" }),
+  version: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .meta({
+      description: "Run another version of the workflow (default the earlier run's); refused when a node upstream of fromNodeId differs",
+    }),
 });
 
 export const waitQuerySchema = z.object({
