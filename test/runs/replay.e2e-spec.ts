@@ -127,7 +127,7 @@ describe('replay: a new run from a node, the upstream outputs taken from the ear
     expect(inc.state.calls).toEqual([2]);
     // v3 changes one: a replay from two on it would feed two an output v3 does not make.
     const v3 = structuredClone(v2);
-    v3.nodes[1] = { ...v3.nodes[1], retry: { maxAttempts: 2, backoffMs: 0 } } as (typeof v3.nodes)[1];
+    (v3.nodes as Record<string, unknown>[])[1] = { ...v3.nodes[1], retry: { maxAttempts: 2, backoffMs: 0 } };
     expect((await api(stack.apiUrl, 'PUT', `/workflows/${workflowId}`, v3)).status).toBe(200);
     const refused = await replay(first.id, { fromNodeId: 'two', version: 3 });
     expect(refused.status).toBe(409);

@@ -6609,6 +6609,8 @@ export interface operations {
                     inputs?: {
                         [key: string]: unknown;
                     };
+                    /** @description Run another version of the workflow (default the earlier run's); refused when a node upstream of fromNodeId differs */
+                    version?: number;
                 };
             };
         };
