@@ -1019,6 +1019,8 @@ export interface components {
             cancelRequestedAt: string | null;
             retryOf: string | null;
             replayOf: string | null;
+            /** @description A sub-workflow's run: the run whose workflow node started it */
+            parentRunId: string | null;
             triggeredBy: string | null;
             /**
              * @description api (REST), mcp (a tool call of a published MCP server), schedule (a firing) or webhook (a delivery)
@@ -5582,6 +5584,7 @@ export interface operations {
                 workflowId?: string;
                 status?: "queued" | "running" | "waiting" | "succeeded" | "failed" | "canceled";
                 triggeredBy?: string;
+                parentRunId?: string;
             };
             header?: never;
             path?: never;

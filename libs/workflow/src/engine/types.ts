@@ -258,6 +258,8 @@ export interface NodeReference {
   id: string;
   /** JSON pointer of the id inside the node, e.g. `/config/providerId`. */
   path: string;
+  /** A workflow called at a pinned version (absent: its latest). */
+  version?: number;
 }
 
 /** What `GET /node-types` shows of a node type: for API clients, and the console's palette and config forms. */

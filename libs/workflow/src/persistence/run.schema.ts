@@ -49,6 +49,10 @@ export interface RunDoc {
   /** Hash of what was asked (version, inputs) so a reused key with another body is refused. */
   requestHash?: string;
   retryOf?: Types.ObjectId;
+  /** A sub-workflow's run: the run whose `workflow` node started it, that node, and how deep below a top-level run it is (1 = a child). */
+  parentRunId?: Types.ObjectId;
+  parentNodeId?: string;
+  depth?: number;
   /** The run this one replays from a node: the upstream nodes' records were copied from it. */
   replayOf?: Types.ObjectId;
   /** Id of the API key that asked for the run (start or retry). */
@@ -105,6 +109,9 @@ export const RunSchema = new Schema<RunDoc>(
     requestHash: { type: String },
     retryOf: { type: Schema.Types.ObjectId },
     replayOf: { type: Schema.Types.ObjectId },
+    parentRunId: { type: Schema.Types.ObjectId },
+    parentNodeId: { type: String },
+    depth: { type: Number },
     triggeredBy: { type: String },
     source: { type: String, enum: RUN_SOURCES },
     mcpServerId: { type: String },

@@ -17,14 +17,9 @@ export const replayRunBodySchema = z.strictObject({
     .record(z.string(), z.unknown())
     .optional()
     .meta({ description: "The replay's run inputs; default the earlier run's, without its secret (writeOnly) inputs" }),
-  version: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .meta({
-      description: "Run another version of the workflow (default the earlier run's); refused when a node upstream of fromNodeId differs",
-    }),
+  version: z.number().int().min(1).optional().meta({
+    description: "Run another version of the workflow (default the earlier run's); refused when a node upstream of fromNodeId differs",
+  }),
 });
 
 export const waitQuerySchema = z.object({
@@ -44,6 +39,8 @@ export const runListQuerySchema = z.object({
   workflowId: objectId.optional(),
   status: z.enum(RUN_STATUSES).optional(),
   triggeredBy: objectId.optional(),
+  /** The runs a run's `workflow` nodes started. */
+  parentRunId: objectId.optional(),
 });
 
 /** `GET /runs/:id/logs?limit&cursor`: in execution order; the cursor is the last `seq` seen. */

@@ -23,6 +23,7 @@ export const runSchema = z
     cancelRequestedAt: iso.nullable(),
     retryOf: z.string().nullable(),
     replayOf: z.string().nullable(),
+    parentRunId: z.string().nullable().meta({ description: "A sub-workflow's run: the run whose workflow node started it" }),
     triggeredBy: z.string().nullable(),
     source: z
       .enum(RUN_SOURCES)
