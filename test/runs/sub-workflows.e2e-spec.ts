@@ -64,6 +64,9 @@ describe('workflow node: another workflow called as a run of its own', () => {
       ],
     });
     const parent = await createWorkflow(stack.apiUrl, caller('calls add one', child, 'total', { n: { ref: 'start.n' } }));
+    // The child's version is pinned at save: a later version of the child does not change what the parent runs.
+    const saved = await api<{ nodes: { config: Record<string, unknown> }[] }>(stack.apiUrl, 'GET', `/workflows/${parent}`);
+    expect(saved.body.nodes[1].config).toEqual({ workflowId: child, version: 1 });
     const started = await startRun(stack.apiUrl, parent, { inputs: { n: 41 } });
     const run = await waitForRun(stack.apiUrl, started.body.id, 30_000);
     expect(run).toMatchObject({ status: 'succeeded', outputs: { result: 42 }, parentRunId: null });

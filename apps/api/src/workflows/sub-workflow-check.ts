@@ -56,6 +56,34 @@ export async function subWorkflowProblems(
   return problems;
 }
 
+/** The definition with the version of every called workflow that has none pinned: its latest now (a new version of it later changes nothing here). */
+export async function pinCalledVersions(
+  definition: WorkflowDefinition,
+  registry: NodeRegistry,
+  workflows: WorkflowRepository,
+): Promise<WorkflowDefinition> {
+  const pinned = structuredClone(definition);
+  for (const node of pinned.nodes) {
+    for (const reference of registry.get(node.type)?.references?.(node) ?? []) {
+      if (reference.kind !== 'workflow' || reference.version !== undefined || !reference.versionPath) continue;
+      const latest = (await workflows.findLive(reference.id))?.latestVersion;
+      if (latest !== undefined) setAt(node as unknown as Record<string, unknown>, reference.versionPath, latest);
+    }
+  }
+  return pinned;
+}
+
+/** Sets the value at a JSON pointer (`/config/version`) inside `target`, making the objects on the way. */
+function setAt(target: Record<string, unknown>, pointer: string, value: unknown): void {
+  const keys = pointer.split('/').slice(1);
+  let current = target;
+  for (const key of keys.slice(0, -1)) {
+    const next = current[key];
+    current = (typeof next === 'object' && next !== null ? next : (current[key] = {})) as Record<string, unknown>;
+  }
+  current[keys[keys.length - 1]] = value;
+}
+
 async function callsBack(
   registry: NodeRegistry,
   workflows: WorkflowRepository,

@@ -7,7 +7,7 @@ import { parseRequest, type InvalidRequest } from '../common/zod-validation.js';
 import { workflowBodySchema, type WorkflowBody } from './dto/workflow-requests.js';
 import type { ReferenceGrant } from './reference-grants.js';
 import { secretHeaderProblems } from './secret-header-check.js';
-import { subWorkflowProblems, type SubWorkflowScope } from './sub-workflow-check.js';
+import { pinCalledVersions, subWorkflowProblems, type SubWorkflowScope } from './sub-workflow-check.js';
 
 /** A workflow body with problems, of shape or of graph: 400 `WORKFLOW_INVALID` (also the body pipe's error). */
 export const workflowInvalid: InvalidRequest = (problems) =>
@@ -97,7 +97,8 @@ export class WorkflowChecker {
   async require(body: WorkflowBody, grant?: ReferenceGrant, calls: SubWorkflowScope = {}): Promise<WorkflowDefinition> {
     const errors = await this.problemsOf(body, grant, calls);
     if (errors.length > 0) throw workflowInvalid(errors, 'body');
-    return body as WorkflowDefinition;
+    // What a `workflow` node calls without a version is pinned now: a later version of the child changes nothing here.
+    return pinCalledVersions(body as WorkflowDefinition, this.registry, this.workflows);
   }
 
   /**

@@ -81,9 +81,8 @@ export const workflowNode: NodeExecutor = {
   references: (node): NodeReference[] => {
     const { workflowId, version } = configOf(node);
     if (typeof workflowId !== 'string') return [];
-    return [
-      { kind: 'workflow', id: workflowId, path: '/config/workflowId', ...(Number.isInteger(version) && { version: version as number }) },
-    ];
+    const pinned = Number.isInteger(version) ? { version: version as number } : {};
+    return [{ kind: 'workflow', id: workflowId, path: '/config/workflowId', versionPath: '/config/version', ...pinned }];
   },
   execute: async ({ runId, node, inputs, services }) => {
     const childRuns = services.extras?.[CHILD_RUNS_EXTRA] as ChildRuns | undefined;
