@@ -41,6 +41,8 @@ function childOf(doc: RunDoc): ChildRun {
 @Injectable()
 export class ChildRunStarter {
   private readonly logger = new Logger(ChildRunStarter.name);
+  /** `<parentRunId>:<nodeId>` → the child a node of a run held here waits on, until that run pauses (no query for pauses of other nodes). */
+  private readonly awaited = new Map<string, string>();
 
   constructor(
     @Inject(SECRET_BOX) private readonly box: SecretBox,
@@ -51,7 +53,15 @@ export class ChildRunStarter {
 
   /** The port for one parent run (its depth decides whether it may start children). */
   portFor(parent: Pick<RunDoc, 'depth'>): ChildRuns {
-    return { start: (request) => this.start(request, (parent.depth ?? 0) + 1) };
+    return {
+      start: async (request) => {
+        const child = await this.start(request, (parent.depth ?? 0) + 1);
+        const key = `${request.parentRunId}:${request.nodeId}`;
+        if ((FINISHED_RUN_STATUSES as readonly string[]).includes(child.status)) this.awaited.delete(key);
+        else this.awaited.set(key, child.runId);
+        return child;
+      },
+    };
   }
 
   private async start(request: ChildRunRequest, depth: number): Promise<ChildRun> {
@@ -112,8 +122,11 @@ export class ChildRunStarter {
   /** A run just paused on a node whose child has already ended is queued again at once. */
   async wokenAfterPause(parent: RunDoc): Promise<void> {
     const nodeId = parent.inputRequest?.nodeId;
-    if (!nodeId) return;
-    const child = await this.runs.childOf(parent._id, nodeId).catch(() => undefined);
+    const key = `${String(parent._id)}:${nodeId}`;
+    const childRunId = nodeId && this.awaited.get(key);
+    if (!nodeId || !childRunId) return;
+    this.awaited.delete(key);
+    const child = await this.runs.findById(childRunId).catch(() => undefined);
     if (child && (FINISHED_RUN_STATUSES as readonly string[]).includes(child.status)) await this.wake(String(parent._id), nodeId);
   }
 

@@ -257,11 +257,6 @@ export class RunRepository {
     );
   }
 
-  /** The run a `workflow` node of this run started, if any. */
-  async childOf(parentRunId: Types.ObjectId, nodeId: string): Promise<RunDoc | undefined> {
-    return (await this.runs.findOne({ parentRunId, parentNodeId: nodeId }).lean()) ?? undefined;
-  }
-
   /** The runs `workflow` nodes of this run started that have not ended (a cancel of the parent cancels them). */
   async activeChildren(id: string): Promise<RunDoc[]> {
     if (!isValidObjectId(id)) return [];
