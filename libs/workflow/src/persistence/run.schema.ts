@@ -137,6 +137,8 @@ RunSchema.index({ triggeredBy: 1, _id: -1 }, { sparse: true });
 // A trigger's last runs, and whether one is still active (a schedule's `overlap: skip`).
 RunSchema.index({ scheduleId: 1, _id: -1 }, { sparse: true });
 RunSchema.index({ webhookId: 1, _id: -1 }, { sparse: true });
+// A run's sub-workflow runs (GET /runs?parentRunId=, the cancel cascade).
+RunSchema.index({ parentRunId: 1, _id: -1 }, { sparse: true });
 RunSchema.index({ status: 1, checkedAt: 1 });
 // Retention by age: the oldest finished runs first.
 RunSchema.index({ finishedAt: 1 });
