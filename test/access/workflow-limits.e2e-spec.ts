@@ -60,6 +60,7 @@ describe('workflow-limited keys and who did what', () => {
       ['GET', `/runs/${theirRun.id}/events`],
       ['POST', `/runs/${theirRun.id}/cancel`],
       ['POST', `/runs/${theirRun.id}/retry`],
+      ['POST', `/runs/${theirRun.id}/replay`],
     ]) {
       const res = await call(stack.apiUrl, method, path);
       expect({ path, status: res.status, message: res.body.message }).toEqual({

@@ -3,7 +3,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { startFixtureServer, waitUntil, type FixtureServer, type FixtureTool } from '#mcp/testing';
 import type { AppConfig } from '#workflow/nest';
 import { api } from '../support/http.js';
-import { allLogs, createWorkflow, FAST_RECOVERY, registerToolset, startRun, waitForRun, type Problem } from '../support/runs.js';
+import { allLogs, createWorkflow, FAST_RECOVERY, loginTool, registerToolset, startRun, waitForRun, type Problem } from '../support/runs.js';
 import { dropTestData, startApi, startWorker, testConfig } from '../support/stack.js';
 import { spawnWorker, type WorkerProcess } from '../support/worker-process.js';
 
@@ -78,7 +78,7 @@ describe('map: a body run over each item of a list', () => {
     const started = await startApi(config);
     apiUrl = started.url;
     closeApi = () => started.app.close();
-    fixture = await startFixtureServer({ tools: [double.tool] });
+    fixture = await startFixtureServer({ tools: [double.tool, loginTool] });
     toolsetId = await registerToolset(apiUrl, fixture.url);
   }, 120_000);
   afterEach(async () => {
@@ -160,6 +160,28 @@ describe('map: a body run over each item of a list', () => {
       double.state.delayMs = 20;
     }
   }, 120_000);
+
+  it("redacts a body node's secret inputs (the tool's writeOnly, credential names) in the log as at the top level", async () => {
+    inProcess.push(await startWorker(config));
+    const definition = mapFlow(toolsetId, {});
+    const body = (definition.nodes[1].config as { body: { nodes: Record<string, unknown>[] } }).body;
+    body.nodes[1] = {
+      id: 'call',
+      type: 'mcpTool',
+      config: { toolsetId, tool: 'login' },
+      inputs: { user: { template: 'user{{start.item}}' }, pin: { value: '4921' }, apiKey: { value: 'sk-live-123' } },
+    };
+    body.nodes[2] = { id: 'end', type: 'end', inputs: { greeting: { ref: 'call.text' } } };
+    const workflowId = await createWorkflow(apiUrl, definition);
+    const run = await waitForRun(apiUrl, (await startRun(apiUrl, workflowId, { inputs: { items: [1, 2] } })).body.id, 30_000);
+    expect(run.status).toBe('succeeded');
+    expect(run.outputs?.results).toEqual([{ greeting: 'hello user1' }, { greeting: 'hello user2' }]);
+    const logs = await allLogs(apiUrl, run.id, 50);
+    expect(logs.find((item) => item.nodeId === 'each[1]/call')?.inputs).toEqual({ user: 'user2', pin: '***', apiKey: '***' });
+    const raw = JSON.stringify(logs);
+    expect(raw).not.toContain('4921');
+    expect(raw).not.toContain('sk-live-123');
+  }, 60_000);
 
   it('refuses a bad map at save with paths, into the body too', async () => {
     const definition = mapFlow(toolsetId, { concurrency: 99, onItemError: 'ignore' });

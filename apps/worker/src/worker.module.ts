@@ -18,6 +18,7 @@ import { RunRetention } from './retention/run-retention.js';
 import { ActiveRuns } from './runs/active-runs.js';
 import { CancelListener } from './runs/cancel-listener.js';
 import { RunEventsPublisher } from './runs/run-events-publisher.js';
+import { ChildRunStarter } from './runs/child-runs.js';
 import { RunExecutor } from './runs/run-executor.js';
 import { RunPreparer } from './runs/run-preparation.js';
 import { RunSessions } from './runs/run-sessions.js';
@@ -56,6 +57,7 @@ export class WorkerModule {
         SharedStdioServers,
         RunPreparer,
         RunExecutor,
+        ChildRunStarter,
         RunProcessor,
         RunWorker,
         RunQueueProducer,

@@ -483,6 +483,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/runs/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a new run of the same version from a node: the nodes upstream of it take their outputs from this run
+         * @description The nodes upstream of `fromNodeId` are not executed again: their records are copied from this run into the new one (`replayed: true` in the log; no tool is called). `fromNodeId` and every node not upstream of it execute. The new run links this one as `replayOf`. Secret (writeOnly) inputs are not carried over: give them again in `inputs`.
+         */
+        post: operations["Runs_replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/runs/{id}/retry": {
         parameters: {
             query?: never;
@@ -998,6 +1018,9 @@ export interface components {
             } | null;
             cancelRequestedAt: string | null;
             retryOf: string | null;
+            replayOf: string | null;
+            /** @description A sub-workflow's run: the run whose workflow node started it */
+            parentRunId: string | null;
             triggeredBy: string | null;
             /**
              * @description api (REST), mcp (a tool call of a published MCP server), schedule (a firing) or webhook (a delivery)
@@ -1052,6 +1075,8 @@ export interface components {
                 message: string;
             } | null;
             activeHandles: string[];
+            /** @description A replay (POST /runs/{id}/replay) took this outcome from the earlier run: the node was not executed again */
+            replayed?: boolean;
         } & {
             [key: string]: unknown;
         };
@@ -5559,6 +5584,7 @@ export interface operations {
                 workflowId?: string;
                 status?: "queued" | "running" | "waiting" | "succeeded" | "failed" | "canceled";
                 triggeredBy?: string;
+                parentRunId?: string;
             };
             header?: never;
             path?: never;
@@ -6506,6 +6532,208 @@ export interface operations {
                         statusCode: 404;
                         /** @enum {string} */
                         code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 429;
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A fault of the service (logged with the requestId) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 500;
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not ready, or a dependency (store, queue) is down: retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 503;
+                        /** @enum {string} */
+                        code: "QUEUE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
+    Runs_replay: {
+        parameters: {
+            query?: {
+                wait?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The id (24 hex digits) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The node the replay executes from (it and everything not upstream of it run again) */
+                    fromNodeId: string;
+                    /** @description The replay's run inputs; default the earlier run's, without its secret (writeOnly) inputs */
+                    inputs?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Run another version of the workflow (default the earlier run's); refused when a node upstream of fromNodeId differs */
+                    version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The run finished within ?wait */
+            200: {
+                headers: {
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Run"];
+                };
+            };
+            /** @description Accepted: the run is queued (or still going after ?wait) */
+            202: {
+                headers: {
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Run"];
+                };
+            };
+            /** @description The request is invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 400;
+                        /** @enum {string} */
+                        code: "BODY_TOO_DEEP" | "MALFORMED_JSON" | "VALIDATION_FAILED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description No valid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 401;
+                        /** @enum {string} */
+                        code: "UNAUTHENTICATED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The key may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 403;
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 404;
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 409;
+                        /** @enum {string} */
+                        code: "NODE_NOT_REACHED" | "RUN_NOT_FINISHED";
+                        message: string;
+                        errors?: components["schemas"]["Problem"][];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The body is larger than the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode: 413;
+                        /** @enum {string} */
+                        code: "BODY_TOO_LARGE";
                         message: string;
                         errors?: components["schemas"]["Problem"][];
                         requestId: string;

@@ -20,6 +20,7 @@ export { ENGINE_ERROR_CODES, EngineError, toEngineError, type EngineErrorCode, t
 export { START_NODE_TYPE, END_NODE_TYPE, DEFAULT_HANDLE, ERROR_HANDLE } from './engine/graph.js';
 export { valueFits, typeFits } from './engine/value-types.js';
 export { createInMemoryRunStore } from './engine/run-store.js';
+export { planReplay, upstreamChanges, type ReplayRefusal } from './engine/replay-plan.js';
 export { systemClock } from './engine/clock.js';
 
 // Node types
@@ -34,6 +35,15 @@ export { CODE_ERROR_CODES } from './nodes/code/code-errors.js';
 export { httpNode } from './nodes/http.js';
 export { HTTP_ERROR_CODES, HTTP_FETCH_EXTRA, RUN_SECRETS_EXTRA, type HttpFetch, type RunSecrets } from './nodes/http/http-port.js';
 export { endNode } from './nodes/end.js';
+export {
+  workflowNode,
+  CHILD_RUNS_EXTRA,
+  CHILD_RECHECK_MS,
+  MAX_WORKFLOW_DEPTH,
+  type ChildRun,
+  type ChildRunRequest,
+  type ChildRuns,
+} from './nodes/workflow.js';
 
 // LLM node types and the LlmClient port they call
 export { llmNode } from './nodes/llm.js';

@@ -25,6 +25,10 @@ export const HTTP_STATUS_BY_CODE = {
   RUN_FINISHED: 409,
   RUN_NOT_FINISHED: 409,
   RUN_NOT_WAITING: 409,
+  // POST /runs/:id/replay: the earlier run never got to the node (or to a node upstream of it).
+  NODE_NOT_REACHED: 409,
+  // POST /runs/:id/replay on another version: a node upstream of fromNodeId differs there.
+  UPSTREAM_CHANGED: 409,
   TOOLSET_NOT_OAUTH: 409,
   IDEMPOTENCY_KEY_REUSED: 409,
   BODY_TOO_LARGE: 413,

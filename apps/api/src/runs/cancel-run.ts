@@ -18,6 +18,8 @@ export interface CanceledRun {
  * and a message on the workers' cancel channel; the worker holding it aborts the engine (in-flight
  * MCP calls are cancelled, the server receives notifications/cancelled) and ends it `canceled`.
  * A worker that missed the message sees the request on its next check of MongoDB.
+ * The runs its `workflow` nodes started (and theirs) are canceled with it, after it, so that no
+ * child outlives a canceled parent and no parent is woken to start another.
  */
 @Injectable()
 export class CancelRun {
@@ -33,6 +35,24 @@ export class CancelRun {
   ) {}
 
   async execute(runId: string): Promise<CanceledRun> {
+    const canceled = await this.cancelOne(runId);
+    await this.cancelChildren(runId);
+    return canceled;
+  }
+
+  private async cancelChildren(runId: string): Promise<void> {
+    const children = await this.runs.activeChildren(runId);
+    await Promise.all(
+      children.map((child) =>
+        this.execute(String(child._id)).catch((error: unknown) => {
+          // Already ended meanwhile (409), or the store is away: the child runs on to its own end; logged.
+          this.logger.warn({ err: error, runId: String(child._id), parentRunId: runId }, 'child run not canceled');
+        }),
+      ),
+    );
+  }
+
+  private async cancelOne(runId: string): Promise<CanceledRun> {
     const queued = await this.runs.cancelQueued(runId);
     if (queued) {
       const run = toRunView(queued);

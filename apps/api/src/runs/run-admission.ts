@@ -37,6 +37,9 @@ export interface RunRequest {
   secretInputs?: string;
   requestHash?: string;
   retryOf?: string;
+  replayOf?: string;
+  /** Chosen by the caller when it writes something under the run's id before the run exists (a replay's copied records). */
+  id?: NewRun['id'];
   /** What started it other than a REST call (a webhook delivery); absent = the API. */
   trigger?: NewRun['trigger'];
 }
@@ -79,7 +82,7 @@ export class RunAdmission {
     const { idempotencyKey } = options;
     const waitMs = Math.min(options.waitMs ?? 0, MAX_WAIT_MS);
     // The id is chosen here so that `?wait` subscribes while the run is inserted, not after.
-    const id = newStoredId();
+    const id = request.id ?? newStoredId();
     const early = waitMs > 0 ? this.waiter.watch(String(id)) : undefined;
     const inserted = await this.runs
       .insert({ ...request, id, idempotencyKey, requestHash: idempotencyKey && request.requestHash, triggeredBy: options.triggeredBy })

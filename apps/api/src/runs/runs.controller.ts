@@ -11,16 +11,19 @@ import { DeleteRun } from './delete-run.js';
 import {
   idempotencyKeySchema,
   logPageQuerySchema,
+  replayRunBodySchema,
   runInputBodySchema,
   runListQuerySchema,
   startRunBodySchema,
   waitQuerySchema,
   type LogPageQuery,
+  type ReplayRunBody,
   type RunInputBody,
   type RunListQuery,
   type StartRunBody,
 } from './dto/run-requests.js';
 import { FindRuns } from './find-runs.js';
+import { ReplayRun } from './replay-run.js';
 import { RetryRun } from './retry-run.js';
 import type { StartedRun } from './run-admission.js';
 import { StartRun } from './start-run.js';
@@ -42,6 +45,7 @@ export class RunsController {
   constructor(
     private readonly startRun: StartRun,
     private readonly retryRun: RetryRun,
+    private readonly replayRun: ReplayRun,
     private readonly findRuns: FindRuns,
     private readonly cancelRun: CancelRun,
     private readonly streamRunEvents: StreamRunEvents,
@@ -139,5 +143,19 @@ export class RunsController {
     @Caller() caller: Principal,
   ) {
     return reply(res, await this.retryRun.execute(id, { idempotencyKey, waitMs: wait, triggeredBy: caller.keyId }, caller));
+  }
+
+  @Post('runs/:id/replay')
+  @ApiRoute(runRoutes.replay)
+  @RequireScope('run')
+  @WorkflowScoped({ runParam: 'id' })
+  async replay(
+    @Param('id') id: string,
+    @Body(new ZodPipe(replayRunBodySchema)) body: ReplayRunBody,
+    @Query(waitPipe) { wait }: { wait?: number },
+    @Res({ passthrough: true }) res: Response,
+    @Caller() caller: Principal,
+  ) {
+    return reply(res, await this.replayRun.execute(id, body, { waitMs: wait, triggeredBy: caller.keyId }, caller));
   }
 }

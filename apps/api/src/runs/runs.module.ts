@@ -5,6 +5,7 @@ import { AnswerRunInput } from './answer-run-input.js';
 import { CancelRun } from './cancel-run.js';
 import { DeleteRun } from './delete-run.js';
 import { FindRuns } from './find-runs.js';
+import { ReplayRun } from './replay-run.js';
 import { RetryRun } from './retry-run.js';
 import { RunAdmission } from './run-admission.js';
 import { RunEventsHub } from './run-events-hub.js';
@@ -24,6 +25,7 @@ import { StreamRunEvents } from './stream-run-events.js';
     RunAdmission,
     StartRun,
     RetryRun,
+    ReplayRun,
     FindRuns,
     CancelRun,
     StreamRunEvents,

@@ -1,7 +1,14 @@
 import { pageQuerySchema } from '../common/pagination.js';
 import { idParams, pageOf, serverSentEvent, type RouteDescription } from '../common/api-route.js';
 import { idempotencyHeaders, logItemSchema, replayedHeader, runSchema } from './dto/run-responses.js';
-import { logPageQuerySchema, runInputBodySchema, runListQuerySchema, startRunBodySchema, waitQuerySchema } from './dto/run-requests.js';
+import {
+  logPageQuerySchema,
+  replayRunBodySchema,
+  runInputBodySchema,
+  runListQuerySchema,
+  startRunBodySchema,
+  waitQuerySchema,
+} from './dto/run-requests.js';
 
 /** How the run routes describe themselves in the OpenAPI document (`@ApiRoute(runRoutes.x)`). */
 
@@ -80,5 +87,15 @@ export const runRoutes = {
     headers: idempotencyHeaders,
     responses: { 202: queued, 200: finished },
     errors: { 400: ['VALIDATION_FAILED'], 404: ['NOT_FOUND'], 409: ['RUN_NOT_FINISHED', 'IDEMPOTENCY_KEY_REUSED'] },
+  },
+  replay: {
+    summary: 'Start a new run of the same version from a node: the nodes upstream of it take their outputs from this run',
+    description:
+      'The nodes upstream of `fromNodeId` are not executed again: their records are copied from this run into the new one (`replayed: true` in the log; no tool is called). `fromNodeId` and every node not upstream of it execute. The new run links this one as `replayOf`. Secret (writeOnly) inputs are not carried over: give them again in `inputs`.',
+    params: idParams,
+    query: waitQuerySchema,
+    body: replayRunBodySchema,
+    responses: { 202: queued, 200: finished },
+    errors: { 400: ['VALIDATION_FAILED'], 404: ['NOT_FOUND'], 409: ['RUN_NOT_FINISHED', 'NODE_NOT_REACHED'] },
   },
 } satisfies Record<string, RouteDescription>;

@@ -14,9 +14,9 @@ export class CreateWorkflow {
     @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
   ) {}
 
-  /** `actor`: id of the API key asking (`createdBy`). */
-  async execute(body: WorkflowBody, actor?: string) {
-    const definition = await this.checker.require(body);
+  /** `actor`: id of the API key asking (`createdBy`); `runnable`: the workflows it may run, hence call (null: all). */
+  async execute(body: WorkflowBody, actor?: string, runnable?: readonly string[] | null) {
+    const definition = await this.checker.require(body, undefined, { runnable });
     return toWorkflowView(await this.workflows.create(definition, referencesOf(this.registry, definition.nodes), actor));
   }
 }

@@ -25,7 +25,7 @@ export class UpdateWorkflow {
   async execute(id: string, body: WorkflowBody, caller?: Pick<Principal, 'keyId' | 'workflows'>) {
     const actor = caller?.keyId;
     if (!(await this.workflows.findLive(id))) throw new NotFoundError('Workflow', id);
-    const definition = await this.checker.require(body, await this.grants.of(caller, id));
+    const definition = await this.checker.require(body, await this.grants.of(caller, id), { selfId: id, runnable: caller?.workflows });
     const stored = await this.workflows.addVersion(id, definition, referencesOf(this.registry, definition.nodes), actor);
     if (!stored) throw new NotFoundError('Workflow', id);
     // Its MCP tool (schema, description) may have changed: clients of the servers publishing it re-list.

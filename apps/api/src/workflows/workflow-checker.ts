@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { compileSchema } from '#mcp';
 import { nodeReferencesOf, validateWorkflow, type NodeRegistry, type ToolCatalog, type WorkflowDefinition } from '#workflow';
-import { NODE_REGISTRY, ProviderRepository, ToolsetCatalog, ToolsetRepository } from '#workflow/nest';
+import { NODE_REGISTRY, ProviderRepository, ToolsetCatalog, ToolsetRepository, WorkflowRepository } from '#workflow/nest';
 import { ApiError, InvalidRequestError, type ProblemDetail } from '../common/api-errors.js';
 import { parseRequest, type InvalidRequest } from '../common/zod-validation.js';
 import { workflowBodySchema, type WorkflowBody } from './dto/workflow-requests.js';
 import type { ReferenceGrant } from './reference-grants.js';
 import { secretHeaderProblems } from './secret-header-check.js';
+import { pinCalledVersions, subWorkflowProblems, type SubWorkflowScope } from './sub-workflow-check.js';
 
 /** A workflow body with problems, of shape or of graph: 400 `WORKFLOW_INVALID` (also the body pipe's error). */
 export const workflowInvalid: InvalidRequest = (problems) =>
@@ -72,6 +73,7 @@ export class WorkflowChecker {
     private readonly catalog: ToolsetCatalog,
     private readonly providers: ProviderRepository,
     private readonly toolsets: ToolsetRepository,
+    private readonly workflows: WorkflowRepository,
   ) {}
 
   /** Every problem of a body of any shape (`POST /workflows/validate`): its shape first, then the rest. */
@@ -90,11 +92,13 @@ export class WorkflowChecker {
   /**
    * The definition of a body of the right shape (parsed by the controller), or a 400 `WORKFLOW_INVALID` listing every problem.
    * `grant`: a workflow-limited key's; toolsets and providers outside it are answered as absent.
+   * `calls`: the workflow being saved and the workflows the key may run (what `workflow` nodes may call).
    */
-  async require(body: WorkflowBody, grant?: ReferenceGrant): Promise<WorkflowDefinition> {
-    const errors = await this.problemsOf(body, grant);
+  async require(body: WorkflowBody, grant?: ReferenceGrant, calls: SubWorkflowScope = {}): Promise<WorkflowDefinition> {
+    const errors = await this.problemsOf(body, grant, calls);
     if (errors.length > 0) throw workflowInvalid(errors, 'body');
-    return body as WorkflowDefinition;
+    // What a `workflow` node calls without a version is pinned now: a later version of the child changes nothing here.
+    return pinCalledVersions(body as WorkflowDefinition, this.registry, this.workflows);
   }
 
   /**
@@ -107,13 +111,14 @@ export class WorkflowChecker {
   }
 
   /** Graph, types, tools, providers and the input schema of a body whose shape holds. */
-  private async problemsOf(parsed: WorkflowBody, grant?: ReferenceGrant): Promise<ProblemDetail[]> {
+  private async problemsOf(parsed: WorkflowBody, grant?: ReferenceGrant, calls: SubWorkflowScope = {}): Promise<ProblemDetail[]> {
     const definition = parsed as WorkflowDefinition;
-    const [issues, unknownProviders, secretHeaders] = await Promise.all([
+    const [issues, unknownProviders, secretHeaders, subWorkflows] = await Promise.all([
       validateWorkflow(definition, { registry: this.registry, catalog: catalogWithin(this.catalog, grant) }),
       providerProblems(definition, this.registry, this.providers, grant),
       secretHeaderProblems(definition, this.registry, this.toolsets, grant?.toolsetIds),
+      subWorkflowProblems(definition, this.registry, this.workflows, calls),
     ]);
-    return [...inputSchemaProblems(parsed.inputSchema), ...issues, ...unknownProviders, ...secretHeaders];
+    return [...inputSchemaProblems(parsed.inputSchema), ...issues, ...unknownProviders, ...secretHeaders, ...subWorkflows];
   }
 }

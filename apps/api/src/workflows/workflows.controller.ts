@@ -30,7 +30,7 @@ export class WorkflowsController {
   @ApiRoute(workflowRoutes.create)
   @RequireScope('write')
   create(@Body(workflowBodyPipe) body: WorkflowBody, @Caller() caller: Principal) {
-    return this.createWorkflow.execute(body, caller.keyId);
+    return this.createWorkflow.execute(body, caller.keyId, caller.workflows);
   }
 
   @Post('validate')

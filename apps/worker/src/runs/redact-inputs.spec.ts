@@ -42,3 +42,20 @@ describe('createRedactor', () => {
     expect(redact({ pin: '1234', apiKey: 'k' }, workflow.nodes[1])).toEqual({ pin: '1234', apiKey: REDACTED });
   });
 });
+
+describe('createRedactor in sub-graphs', () => {
+  it("masks a map body node's secret inputs by its own tool's schema, even when a top-level node has the same id", async () => {
+    const body = { nodes: [node('start'), node('other', { toolsetId: 'ts', tool: 'login' })], edges: [] };
+    const nested: WorkflowDefinition = {
+      name: 'w',
+      nodes: [
+        node('other'),
+        { id: 'each', type: 'map', config: { body: { nodes: [{ ...node('inner'), config: { body } }], edges: [] } }, inputs: {} },
+      ],
+      edges: [],
+    };
+    const redact = await createRedactor(nested, catalog);
+    expect(redact({ user: 'ann', pin: '1234' }, body.nodes[1])).toEqual({ user: 'ann', pin: REDACTED });
+    expect(redact({ pin: '1234' }, nested.nodes[0])).toEqual({ pin: '1234' });
+  });
+});

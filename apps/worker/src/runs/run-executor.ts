@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import {
+  CHILD_RUNS_EXTRA,
   ENGINE_ERROR_CODES,
   RUN_SECRETS_EXTRA,
   runWorkflow,
@@ -30,6 +31,7 @@ import {
   type RunErrorDoc,
 } from '#workflow/nest';
 import type { RunHandle } from './active-runs.js';
+import { ChildRunStarter } from './child-runs.js';
 import { FencedToolInvoker } from './fenced-tool-invoker.js';
 import { JournalRunStore } from './journal-run-store.js';
 import { createRedactor } from './redact-inputs.js';
@@ -66,6 +68,7 @@ export class RunExecutor {
     private readonly sessions: RunSessions,
     private readonly publisher: RunEventsPublisher,
     private readonly queue: RunQueueProducer,
+    private readonly children: ChildRunStarter,
   ) {
     const { maxNodeExecutions, runDeadlineMs, callTimeoutMs, runConcurrency, maxOutputBytes } = config.limits;
     this.limits = { maxNodeExecutions, runDeadlineMs, callTimeoutMs, concurrency: runConcurrency, maxOutputBytes };
@@ -155,7 +158,7 @@ export class RunExecutor {
           catalog,
           clock: systemClock,
           pauses: prepared.input,
-          extras: { ...this.extras, [RUN_SECRETS_EXTRA]: prepared.secretInputs },
+          extras: { ...this.extras, [RUN_SECRETS_EXTRA]: prepared.secretInputs, [CHILD_RUNS_EXTRA]: this.children.portFor(run) },
           aroundNode: nodeSpans(handle.runId),
         },
         store,
@@ -213,6 +216,7 @@ export class RunExecutor {
     const resumeAt = plan.inputRequest.resumeAt;
     if (resumeAt) await this.scheduleWake(paused, resumeAt, plan.inputRequest.requestedAt);
     this.publisher.runWaiting(paused);
+    await this.children.wokenAfterPause(paused);
     this.logger.log({ runId: String(run._id), nodeId: plan.inputRequest.nodeId, claim: run.claims }, 'run waiting for input');
     return 'finished';
   }
@@ -265,6 +269,7 @@ export class RunExecutor {
     const finished = await this.runs.finish(run, lease, completion, closing);
     if (!finished) return 'lost';
     this.publisher.runFinished(finished);
+    await this.children.wakeParent(finished);
     this.logger.log({ runId: handle.runId, status: finished.status, durationMs: finished.durationMs, claim: run.claims }, 'run finished');
     return 'finished';
   }
@@ -285,6 +290,7 @@ export class RunExecutor {
     const finished = await this.runs.finish(run, lease, { status: 'failed', error, finishedAt: new Date() });
     if (!finished) return 'lost';
     this.publisher.runFinished(finished);
+    await this.children.wakeParent(finished);
     this.logger.warn({ runId: String(run._id), code: error.code }, error.message);
     return 'finished';
   }

@@ -29,6 +29,8 @@ export const ENGINE_ERROR_CODES = {
   runClaimStale: 'RUN_CLAIM_STALE',
   /** A map node's items list is longer than MAP_MAX_ITEMS. */
   mapTooManyItems: 'MAP_TOO_MANY_ITEMS',
+  /** A `workflow` node would start a run deeper than MAX_WORKFLOW_DEPTH below the top-level run. */
+  workflowDepthExceeded: 'WORKFLOW_DEPTH_EXCEEDED',
   unknownNodeType: 'UNKNOWN_NODE_TYPE',
   unknownTool: 'UNKNOWN_TOOL',
   unknownToolset: 'UNKNOWN_TOOLSET',

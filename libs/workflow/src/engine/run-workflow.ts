@@ -1,5 +1,6 @@
 import { EdgeStates } from './edge-states.js';
 import { ENGINE_ERROR_CODES, EngineError, toEngineError } from './errors.js';
+import { ExecutionBudget } from './execution-budget.js';
 import { executeNode, type NodeExecutionOutcome } from './execute-node.js';
 import { buildExecutionRecord, type ExecutionFacts, type RedactInputs } from './execution-record.js';
 import { DEFAULT_HANDLE, END_NODE_TYPE, ERROR_HANDLE, WorkflowGraph } from './graph.js';
@@ -36,6 +37,8 @@ export interface RunWorkflowOptions {
   onSideEffectsOver?: () => void;
   /** A sub-graph's run takes its log places from the run's one counter (set for sub-graphs only). */
   nextSeq?: () => number;
+  /** A sub-graph's run counts its executions against the run's limit (set for sub-graphs only). */
+  budget?: ExecutionBudget;
 }
 
 /** The state of one `runWorkflow` call; see `runWorkflow`. */
@@ -59,6 +62,7 @@ class WorkflowRun {
   private readonly waiting: string[] = [];
   private readonly stats = { nodesExecuted: 0, nodesSkipped: 0, nodesFailed: 0 };
   private readonly beganAt: number;
+  private readonly budget: ExecutionBudget;
   private runError?: RunError;
   private sideEffectsOver = false;
   private canceledByHost = false;
@@ -70,6 +74,7 @@ class WorkflowRun {
     this.graph = new WorkflowGraph(options.workflow);
     this.edges = new EdgeStates(this.graph);
     this.limits = resolveLimits(options.limits);
+    this.budget = options.budget ?? new ExecutionBudget(this.limits.maxNodeExecutions);
     this.beganAt = options.services.clock.now();
     this.runStopped.catch(() => undefined);
   }
@@ -178,7 +183,7 @@ class WorkflowRun {
   private startReadyNodes(): void {
     while (!this.runError && this.ready.length > 0 && this.inFlight.size < this.limits.concurrency) {
       const id = this.ready.shift() as string;
-      if (this.stats.nodesExecuted >= this.limits.maxNodeExecutions) {
+      if (!this.budget.take()) {
         const message = `the run reached its limit of ${this.limits.maxNodeExecutions} node executions`;
         this.stop(new EngineError(ENGINE_ERROR_CODES.maxNodeExecutions, message), false);
         return;
@@ -260,11 +265,15 @@ class WorkflowRun {
 
   private readonly nextSeq = (): number => (this.options.nextSeq ? this.options.nextSeq() : (this.seq += 1));
 
-  /** One item of a node's sub-graph: the same ports, limits and deadline, its records in this run's log under the node. */
-  private readonly runSubgraph = (nodeId: string, request: SubgraphRequest): Promise<SubgraphOutcome> => {
+  /**
+   * One item of a node's sub-graph: the same ports, limits, execution budget and deadline, its
+   * records in this run's log under the node. A sub-graph that used up the run's node executions
+   * stops the run too (a map collecting item errors would go on otherwise).
+   */
+  private readonly runSubgraph = async (nodeId: string, request: SubgraphRequest): Promise<SubgraphOutcome> => {
     const scope = subgraphScope(nodeId, request.index);
     const { runId, registry, services, limits, redact } = this.options;
-    return runWorkflow({
+    const outcome = await runWorkflow({
       runId,
       workflow: request.workflow,
       inputs: request.inputs,
@@ -276,11 +285,15 @@ class WorkflowRun {
       startedAt: this.options.startedAt ?? this.beganAt,
       redact,
       nextSeq: this.nextSeq,
+      budget: this.budget,
       onEvent: (event) => {
         const shown = toRunEvent(event, scope);
         if (shown) this.emit(shown);
       },
     });
+    const { error } = outcome;
+    if (error?.code === ENGINE_ERROR_CODES.maxNodeExecutions) this.stop(new EngineError(error.code, error.message), false);
+    return outcome;
   };
 
   private publish(nodeId: string, type: string, outputs: Record<string, unknown>): void {
@@ -332,7 +345,10 @@ class WorkflowRun {
 
   private countRecord(record: ExecutionRecord): void {
     if (record.status === 'skipped') this.stats.nodesSkipped += 1;
-    else this.stats.nodesExecuted += 1;
+    else {
+      this.stats.nodesExecuted += 1;
+      this.budget.count();
+    }
     if (record.status === 'failed') this.stats.nodesFailed += 1;
   }
 

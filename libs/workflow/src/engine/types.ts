@@ -258,6 +258,10 @@ export interface NodeReference {
   id: string;
   /** JSON pointer of the id inside the node, e.g. `/config/providerId`. */
   path: string;
+  /** A workflow called at a pinned version. */
+  version?: number;
+  /** JSON pointer inside the node where a workflow reference's version lives: the API pins the latest there at save when it is absent. */
+  versionPath?: string;
 }
 
 /** What `GET /node-types` shows of a node type: for API clients, and the console's palette and config forms. */

@@ -11,6 +11,7 @@ import { setNode } from './set.js';
 import { startNode } from './start.js';
 import { templateNode } from './template.js';
 import { waitNode } from './wait.js';
+import { workflowNode } from './workflow.js';
 
 /** The node types every deployment has. */
 export const builtInNodeExecutors: readonly NodeExecutor[] = [
@@ -23,6 +24,7 @@ export const builtInNodeExecutors: readonly NodeExecutor[] = [
   approvalNode,
   waitNode,
   mapNode,
+  workflowNode,
   httpNode,
   endNode,
 ];

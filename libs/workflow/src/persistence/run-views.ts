@@ -21,6 +21,10 @@ export interface RunView {
   /** Set while a cancel is on its way to the worker, and on canceled runs. */
   cancelRequestedAt: string | null;
   retryOf: string | null;
+  /** A sub-workflow's run: the run whose `workflow` node started it. */
+  parentRunId: string | null;
+  /** `POST /runs/:id/replay`: the run whose recorded outputs this one started from. */
+  replayOf: string | null;
   /** Id of the API key that started the run. */
   triggeredBy: string | null;
   /** `api` (REST), `mcp` (a published MCP server's tool call, `mcpServerId` names the server), `schedule` or `webhook`. */
@@ -91,6 +95,8 @@ export function toRunView(doc: RunDoc): RunView {
       : null,
     cancelRequestedAt: iso(doc.cancelRequestedAt),
     retryOf: doc.retryOf ? String(doc.retryOf) : null,
+    replayOf: doc.replayOf ? String(doc.replayOf) : null,
+    parentRunId: doc.parentRunId ? String(doc.parentRunId) : null,
     triggeredBy: doc.triggeredBy ?? null,
     source: doc.source ?? 'api',
     mcpServerId: doc.mcpServerId ?? null,

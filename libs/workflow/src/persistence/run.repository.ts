@@ -23,6 +23,10 @@ export interface NewRun {
   idempotencyKey?: string;
   requestHash?: string;
   retryOf?: string;
+  /** A sub-workflow's run: its parent run, the parent's `workflow` node, its depth below the top-level run. */
+  parent?: { runId: string; nodeId: string; depth: number };
+  /** The run this one replays from a node (`POST /runs/:id/replay`). */
+  replayOf?: string;
   triggeredBy?: string;
   /** Who started it; absent = the REST API. */
   trigger?: RunTrigger;
@@ -102,7 +106,7 @@ export class RunRepository {
   /** Runs newest first, optionally of one workflow and/or in one status. */
   /** `workflowIds` narrows to those workflows (a workflow-limited API key); with `workflowId` too, both must hold. */
   page(
-    filter: { workflowId?: string; workflowIds?: readonly string[]; status?: RunStatus; triggeredBy?: string },
+    filter: { workflowId?: string; workflowIds?: readonly string[]; status?: RunStatus; triggeredBy?: string; parentRunId?: string },
     page: PageRequest,
   ): Promise<Page<RunDoc>> {
     const workflowIds =
@@ -112,6 +116,7 @@ export class RunRepository {
       ...(workflowIds && { workflowId: { $in: [...workflowIds] } }),
       ...(filter.status && { status: filter.status }),
       ...(filter.triggeredBy && { triggeredBy: filter.triggeredBy }),
+      ...(filter.parentRunId && { parentRunId: new Types.ObjectId(filter.parentRunId) }),
     };
     return findPage(this.runs, query, page, (doc) => doc);
   }
@@ -133,6 +138,12 @@ export class RunRepository {
       claims: 0,
       ...(idempotencyScope && { idempotencyScope, requestHash: input.requestHash }),
       ...(input.retryOf && { retryOf: new Types.ObjectId(input.retryOf) }),
+      ...(input.replayOf && { replayOf: new Types.ObjectId(input.replayOf) }),
+      ...(input.parent && {
+        parentRunId: new Types.ObjectId(input.parent.runId),
+        parentNodeId: input.parent.nodeId,
+        depth: input.parent.depth,
+      }),
       ...(input.triggeredBy && { triggeredBy: input.triggeredBy }),
       ...(input.trigger && { source: input.trigger.source }),
       ...(input.trigger?.mcpServerId && { mcpServerId: input.trigger.mcpServerId }),
@@ -150,6 +161,11 @@ export class RunRepository {
       if (!existing) throw error;
       return { created: false, run: existing };
     }
+  }
+
+  /** The run an idempotency key made (`<workflowId>:<key>`), if any. */
+  async findByIdempotencyScope(idempotencyScope: string): Promise<RunDoc | undefined> {
+    return (await this.runs.findOne({ idempotencyScope }).lean()) ?? undefined;
   }
 
   async findById(id: string): Promise<RunDoc | undefined> {
@@ -226,6 +242,25 @@ export class RunRepository {
       { $set: { status: 'queued', resumedAt: now, checkedAt: now, claims: 1 }, $unset: { inputRequest: 1 } },
       { known: current },
     );
+  }
+
+  /** waiting → queued now, if the run still waits on `nodeId` (a sub-workflow's parent, its child ended); else undefined. */
+  async resumeWaitingOn(id: string, nodeId: string, now = new Date()): Promise<RunDoc | undefined> {
+    if (!isValidObjectId(id)) return undefined;
+    const current = await this.runs.findById(id).lean();
+    if (!current || current.status !== 'waiting' || current.inputRequest?.nodeId !== nodeId) return undefined;
+    return this.guarded.apply(
+      current._id,
+      { status: 'waiting', claims: current.claims },
+      { $set: { status: 'queued', resumedAt: now, checkedAt: now, claims: 1 }, $unset: { inputRequest: 1 } },
+      { known: current },
+    );
+  }
+
+  /** The runs `workflow` nodes of this run started that have not ended (a cancel of the parent cancels them). */
+  async activeChildren(id: string): Promise<RunDoc[]> {
+    if (!isValidObjectId(id)) return [];
+    return this.runs.find({ parentRunId: new Types.ObjectId(id), status: { $in: [...ACTIVE_RUN_STATUSES, 'waiting'] } }).lean();
   }
 
   /** Cancel of a waiting run: no worker holds it, it ends at once. */

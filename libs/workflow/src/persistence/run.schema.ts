@@ -49,6 +49,12 @@ export interface RunDoc {
   /** Hash of what was asked (version, inputs) so a reused key with another body is refused. */
   requestHash?: string;
   retryOf?: Types.ObjectId;
+  /** A sub-workflow's run: the run whose `workflow` node started it, that node, and how deep below a top-level run it is (1 = a child). */
+  parentRunId?: Types.ObjectId;
+  parentNodeId?: string;
+  depth?: number;
+  /** The run this one replays from a node: the upstream nodes' records were copied from it. */
+  replayOf?: Types.ObjectId;
   /** Id of the API key that asked for the run (start or retry). */
   triggeredBy?: string;
   /** Absent = `api`. */
@@ -102,6 +108,10 @@ export const RunSchema = new Schema<RunDoc>(
     idempotencyScope: { type: String },
     requestHash: { type: String },
     retryOf: { type: Schema.Types.ObjectId },
+    replayOf: { type: Schema.Types.ObjectId },
+    parentRunId: { type: Schema.Types.ObjectId },
+    parentNodeId: { type: String },
+    depth: { type: Number },
     triggeredBy: { type: String },
     source: { type: String, enum: RUN_SOURCES },
     mcpServerId: { type: String },
@@ -127,6 +137,8 @@ RunSchema.index({ triggeredBy: 1, _id: -1 }, { sparse: true });
 // A trigger's last runs, and whether one is still active (a schedule's `overlap: skip`).
 RunSchema.index({ scheduleId: 1, _id: -1 }, { sparse: true });
 RunSchema.index({ webhookId: 1, _id: -1 }, { sparse: true });
+// A run's sub-workflow runs (GET /runs?parentRunId=, the cancel cascade).
+RunSchema.index({ parentRunId: 1, _id: -1 }, { sparse: true });
 RunSchema.index({ status: 1, checkedAt: 1 });
 // Retention by age: the oldest finished runs first.
 RunSchema.index({ finishedAt: 1 });

@@ -10,6 +10,18 @@ export const startRunBodySchema = z.strictObject({
   version: z.number().int().min(1).optional(),
 });
 
+/** `POST /runs/:id/replay`: a new run from `fromNodeId` on, the nodes upstream of it taken from the earlier run. */
+export const replayRunBodySchema = z.strictObject({
+  fromNodeId: z.string().min(1).meta({ description: 'The node the replay executes from (it and everything not upstream of it run again)' }),
+  inputs: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({ description: "The replay's run inputs; default the earlier run's, without its secret (writeOnly) inputs" }),
+  version: z.number().int().min(1).optional().meta({
+    description: "Run another version of the workflow (default the earlier run's); refused when a node upstream of fromNodeId differs",
+  }),
+});
+
 export const waitQuerySchema = z.object({
   wait: z.coerce.number().int().min(0).optional(),
 });
@@ -27,6 +39,8 @@ export const runListQuerySchema = z.object({
   workflowId: objectId.optional(),
   status: z.enum(RUN_STATUSES).optional(),
   triggeredBy: objectId.optional(),
+  /** The runs a run's `workflow` nodes started. */
+  parentRunId: objectId.optional(),
 });
 
 /** `GET /runs/:id/logs?limit&cursor`: in execution order; the cursor is the last `seq` seen. */
@@ -42,6 +56,7 @@ export const runInputBodySchema = z.strictObject({
 });
 
 export type RunInputBody = z.output<typeof runInputBodySchema>;
+export type ReplayRunBody = z.output<typeof replayRunBodySchema>;
 export type StartRunBody = z.output<typeof startRunBodySchema>;
 export type RunListQuery = z.output<typeof runListQuerySchema>;
 export type LogPageQuery = z.output<typeof logPageQuerySchema>;

@@ -22,6 +22,8 @@ export const runSchema = z
     stats: z.object({ nodesExecuted: z.number().int(), nodesSkipped: z.number().int(), nodesFailed: z.number().int() }).nullable(),
     cancelRequestedAt: iso.nullable(),
     retryOf: z.string().nullable(),
+    replayOf: z.string().nullable(),
+    parentRunId: z.string().nullable().meta({ description: "A sub-workflow's run: the run whose workflow node started it" }),
     triggeredBy: z.string().nullable(),
     source: z
       .enum(RUN_SOURCES)
@@ -62,6 +64,10 @@ export const logItemSchema = z
     truncated: z.boolean(),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
     activeHandles: z.array(z.string()),
+    replayed: z
+      .boolean()
+      .optional()
+      .meta({ description: 'A replay (POST /runs/{id}/replay) took this outcome from the earlier run: the node was not executed again' }),
   })
   .meta({ id: 'LogItem' });
 

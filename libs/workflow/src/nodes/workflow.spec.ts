@@ -1,0 +1,58 @@
+import { describe, expect, it } from '@jest/globals';
+import { createInMemoryRunStore } from '../engine/run-store.js';
+import { runWorkflow } from '../engine/run-workflow.js';
+import { chain, createFakeToolbox, endNodeDef, fakeServices, literal, ref, startNodeDef } from '../engine/testing/fake-services.js';
+import type { PauseRequest, RunPauses, WorkflowDefinition } from '../engine/types.js';
+import { createDefaultNodeRegistry } from './built-in-nodes.js';
+import { CHILD_RUNS_EXTRA, type ChildRun, type ChildRunRequest } from './workflow.js';
+
+const registry = createDefaultNodeRegistry();
+
+const workflow: WorkflowDefinition = {
+  name: 'calls',
+  nodes: [
+    startNodeDef(),
+    { id: 'call', type: 'workflow', config: { workflowId: 'child' }, inputs: { n: literal(1) } },
+    endNodeDef({ total: ref('call.total') }),
+  ],
+  edges: chain('start', 'call', 'end'),
+};
+
+function host(child: () => ChildRun) {
+  const requests: ChildRunRequest[] = [];
+  const paused: PauseRequest[] = [];
+  const pauses: RunPauses = { stateOf: async () => undefined, request: (_nodeId, request) => void paused.push(request) };
+  const services = {
+    ...fakeServices(createFakeToolbox({})),
+    pauses,
+    extras: { [CHILD_RUNS_EXTRA]: { start: async (request: ChildRunRequest) => (requests.push(request), child()) } },
+  };
+  return { services, requests, paused };
+}
+
+describe('workflow node', () => {
+  it('starts the child, waits while it runs, then publishes its outputs', async () => {
+    let child: ChildRun = { runId: 'c1', version: 2, status: 'running' };
+    const { services, requests, paused } = host(() => child);
+    const store = createInMemoryRunStore();
+    const base = { runId: 'p1', workflow, inputs: {}, registry, services, store };
+    expect(await runWorkflow(base)).toMatchObject({ status: 'waiting', waitingNodes: ['call'] });
+    expect(requests).toEqual([{ parentRunId: 'p1', nodeId: 'call', workflowId: 'child', inputs: { n: 1 } }]);
+    expect(paused[0]).toMatchObject({ message: 'waiting for child run c1' });
+    expect(store.records('p1').find((record) => record.nodeId === 'call')).toMatchObject({
+      status: 'waiting',
+      details: { childRunId: 'c1' },
+    });
+    child = { runId: 'c1', version: 2, status: 'succeeded', outputs: { total: 2 } };
+    expect(await runWorkflow(base)).toMatchObject({ status: 'succeeded', outputs: { total: 2 } });
+  });
+
+  it("fails with the child's error when the child failed", async () => {
+    const { services } = host(() => ({ runId: 'c2', version: 1, status: 'failed', error: { code: 'MCP_TOOL_ERROR', message: 'no' } }));
+    const outcome = await runWorkflow({ runId: 'p2', workflow, inputs: {}, registry, services, store: createInMemoryRunStore() });
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      error: { code: 'MCP_TOOL_ERROR', nodeId: 'call', message: 'child run c2 failed: no' },
+    });
+  });
+});
