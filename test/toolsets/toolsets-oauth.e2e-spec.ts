@@ -58,10 +58,7 @@ describe('toolsets: OAuth 2.1 (authorization code, refresh under a lock, client 
   }, 60_000);
   afterEach(async () => fixture?.close());
 
-  // Skipped, not done: on the shared 2-core machine 6 of the 20 runs after the expiry failed with
-  // MCP_UNREACHABLE "no MCP handshake within 10000 ms" (connect deadline spent waiting for the
-  // renewal under the Redis lock); everything before the burst passed. See docs/oauth.md.
-  it.skip('authorize once, runs keep working across an expiry (20 runs on 2 workers refresh once), revoke → needs_authorization', async () => {
+  it('authorize once, runs keep working across an expiry (20 runs on 2 workers refresh once), revoke → needs_authorization', async () => {
     fixture = await startOAuthFixtureServer({ accessTokenTtlMs: 120_000 });
     const created = await api<Toolset>(stack.apiUrl, 'POST', '/toolsets', { name: 'oauth', url: fixture.url, auth: { type: 'oauth' } });
     expect(created.status).toBe(201);

@@ -66,6 +66,12 @@ export interface McpHttpTarget extends TargetTimeouts {
    * that differ only in them never share a pooled client. Part of the pool key; never a secret.
    */
   credentialScope?: string;
+  /**
+   * Makes the credentials the `fetch` adds usable (an OAuth token about to expire is renewed),
+   * awaited before the connect deadline starts: waiting for another process's renewal never
+   * counts against the handshake.
+   */
+  prepareCredentials?: () => Promise<void>;
 }
 
 export interface McpStdioTarget extends TargetTimeouts {

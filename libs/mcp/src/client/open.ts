@@ -24,13 +24,19 @@ export function attemptOf(session: Session): SessionAttempt {
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const BACKOFF_MS = [100, 300, 900];
 
-export function connectDeadline(target: McpTarget): number {
+function connectDeadline(target: McpTarget): number {
   return Date.now() + (target.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
+}
+
+/** The deadline of a connect, started once the target's credentials are ready (not while they are renewed). */
+export async function preparedDeadline(target: McpTarget): Promise<number> {
+  if (target.kind !== 'stdio' && target.prepareCredentials) await target.prepareCredentials();
+  return connectDeadline(target);
 }
 
 /** The first session of a connection, the transport and generation resolved from the target. */
 export async function openResolved(target: McpTarget, options: ConnectOptions, events: SessionEvents): Promise<Session> {
-  const deadline = connectDeadline(target);
+  const deadline = await preparedDeadline(target);
   if (target.kind === 'stdio') return openWithRetry(target, 'stdio', options, events, deadline);
   assertHttpUrl(target.url);
   const mode = target.transport ?? 'auto';
