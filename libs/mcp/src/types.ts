@@ -72,6 +72,11 @@ export interface McpHttpTarget extends TargetTimeouts {
    * counts against the handshake.
    */
   prepareCredentials?: () => Promise<void>;
+  /**
+   * How long the `fetch` has waited for renewals of its credentials so far (ms): a connect that
+   * failed after such a wait (it spent its deadline there) is tried once more.
+   */
+  credentialRenewalMs?: () => number;
 }
 
 export interface McpStdioTarget extends TargetTimeouts {

@@ -7,7 +7,7 @@
  * attempt fails, the error lists each cause with its attempt. Transient network failures before
  * the handshake are retried with bounded backoff.
  */
-import { McpError, McpErrorCode } from '../errors.js';
+import { isMcpError, McpError, McpErrorCode } from '../errors.js';
 import type { ConnectAttempt, ConnectOptions, McpHttpTarget, McpTarget, ResolvedTransport } from '../types.js';
 import { sleep } from './async-utils.js';
 import { httpStatusOf, isAuthStatus, isTransientNetworkFailure } from './classify.js';
@@ -34,9 +34,30 @@ export async function preparedDeadline(target: McpTarget): Promise<number> {
   return connectDeadline(target);
 }
 
-/** The first session of a connection, the transport and generation resolved from the target. */
+/**
+ * The first session of a connection, the transport and generation resolved from the target. A
+ * connect that failed after its fetch waited for the credentials' renewal (a 401 in the middle of
+ * the handshake, the token renewed by another worker) is tried once more with a fresh deadline.
+ */
 export async function openResolved(target: McpTarget, options: ConnectOptions, events: SessionEvents): Promise<Session> {
   const deadline = await preparedDeadline(target);
+  const renewalBefore = renewalMsOf(target);
+  try {
+    return await openResolvedWithin(target, options, events, deadline);
+  } catch (error) {
+    const waitedForRenewal = renewalMsOf(target) > renewalBefore;
+    if (!waitedForRenewal || options.signal?.aborted || !isMcpError(error) || !RETRIED_AFTER_RENEWAL.has(error.code)) throw error;
+    return openResolvedWithin(target, options, events, await preparedDeadline(target));
+  }
+}
+
+const RETRIED_AFTER_RENEWAL = new Set<string>([McpErrorCode.UNREACHABLE, McpErrorCode.TIMEOUT]);
+
+function renewalMsOf(target: McpTarget): number {
+  return target.kind === 'stdio' ? 0 : (target.credentialRenewalMs?.() ?? 0);
+}
+
+async function openResolvedWithin(target: McpTarget, options: ConnectOptions, events: SessionEvents, deadline: number): Promise<Session> {
   if (target.kind === 'stdio') return openWithRetry(target, 'stdio', options, events, deadline);
   assertHttpUrl(target.url);
   const mode = target.transport ?? 'auto';

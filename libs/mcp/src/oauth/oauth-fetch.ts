@@ -39,6 +39,8 @@ export interface OAuthCredentials {
   fetch: FetchFunction;
   /** Loads the grant and renews it now if it is about to expire (waiting for another process's renewal). */
   prepare(): Promise<void>;
+  /** How long `fetch` has waited for renewals so far (ms). */
+  renewalMs(): number;
 }
 
 export const DEFAULT_REFRESH_SKEW_MS = 30_000;
@@ -74,8 +76,23 @@ export function createOAuthCredentials(options: OAuthFetchOptions): OAuthCredent
     return needsRefresh(grant, skew) ? renew(accessTokenOf(grant)) : grant;
   };
 
+  let renewalMs = 0;
+  /** Renewals this fetch is waiting for, by when each began. */
+  const waiting = new Map<Promise<OAuthGrant>, number>();
   /** A grant whose token is not `stale`: this process's renewal in progress, another process's, or ours. */
   const renew = async (stale: string | undefined): Promise<OAuthGrant> => {
+    const started = Date.now();
+    const renewal = renewShared(stale);
+    waiting.set(renewal, started);
+    try {
+      return await renewal;
+    } finally {
+      waiting.delete(renewal);
+      renewalMs += Date.now() - started;
+    }
+  };
+
+  const renewShared = async (stale: string | undefined): Promise<OAuthGrant> => {
     let mine = false;
     const joined = await shared(renewals, store.key, () => {
       mine = true;
@@ -141,8 +158,12 @@ export function createOAuthCredentials(options: OAuthFetchOptions): OAuthCredent
   return {
     fetch,
     prepare: async () => {
+      // A renewal already under way (this fetch's, or this process's for the same grant) is waited for first.
+      const running = store.key === undefined ? undefined : renewals.get(store.key);
+      await Promise.allSettled([...waiting.keys(), ...(running ? [running] : [])]);
       await usable();
     },
+    renewalMs: () => [...waiting.values()].reduce((total, started) => total + Date.now() - started, renewalMs),
   };
 }
 

@@ -149,6 +149,25 @@ describe('OAuth against the SDK-built fixture', () => {
     await connection.close();
   });
 
+  it('a handshake that spent its deadline waiting for a renewal after a 401 is tried once more', async () => {
+    server = await startOAuthFixtureServer({ accessTokenTtlMs: 60_000 });
+    const store = memoryStore(await authorized(), 1_500);
+    server.expireAccessTokens();
+    const credentials = createOAuthCredentials({ ...context(), store });
+    const connection = await connectMcp({
+      url: server.url,
+      transport: 'streamable-http',
+      protocolVersion: '2025-11-25',
+      connectTimeoutMs: 500,
+      fetch: credentials.fetch,
+      prepareCredentials: credentials.prepare,
+      credentialRenewalMs: credentials.renewalMs,
+    });
+    await connection.callTool('echo', { message: 'after the wait' });
+    expect(server.tokenRequests('refresh_token')).toHaveLength(1);
+    await connection.close();
+  });
+
   it('a revoked grant ends in MCP_AUTH_REQUIRED and tells the store it is lost', async () => {
     server = await startOAuthFixtureServer();
     const store = memoryStore(await authorized());

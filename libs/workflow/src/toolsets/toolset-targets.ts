@@ -109,6 +109,7 @@ export class ToolsetTargets {
         // The grant is the toolset's: two toolsets on one URL never share a pooled client.
         credentialScope: `oauth:${spec.toolsetId}`,
         prepareCredentials: credentials.prepare,
+        credentialRenewalMs: credentials.renewalMs,
       };
     }
     return connectionTarget(spec, this.outbound.fetch, this.config.limits.callTimeoutMs, secrets);
