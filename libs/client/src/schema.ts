@@ -553,7 +553,7 @@ export interface paths {
         delete: operations["Toolsets_remove"];
         options?: never;
         head?: never;
-        /** Change a toolset (a new url, headers or transport lists the tools again first) */
+        /** Change a toolset (a new url, headers, transport or OAuth settings lists the tools again first) */
         patch: operations["Toolsets_update"];
         trace?: never;
     };
@@ -7574,6 +7574,7 @@ export interface operations {
                     };
                     /** @enum {string} */
                     transport?: "auto" | "streamable-http" | "sse";
+                    auth?: components["schemas"]["ToolsetAuth"];
                     /** @enum {string} */
                     process?: "per-run" | "per-worker";
                     timeoutMs?: number | null;

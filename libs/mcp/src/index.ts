@@ -55,5 +55,12 @@ export {
   type OAuthContext,
   type PendingAuthorization,
 } from './oauth/authorize.js';
-export { createOAuthFetch, DEFAULT_REFRESH_SKEW_MS, type OAuthFetchOptions, type OAuthGrantStore } from './oauth/oauth-fetch.js';
+export {
+  createOAuthCredentials,
+  createOAuthFetch,
+  DEFAULT_REFRESH_SKEW_MS,
+  type OAuthCredentials,
+  type OAuthFetchOptions,
+  type OAuthGrantStore,
+} from './oauth/oauth-fetch.js';
 export { grantServes, type OAuthClientSettings, type OAuthFlow, type OAuthGrant } from './oauth/grant.js';

@@ -66,6 +66,17 @@ export interface McpHttpTarget extends TargetTimeouts {
    * that differ only in them never share a pooled client. Part of the pool key; never a secret.
    */
   credentialScope?: string;
+  /**
+   * Makes the credentials the `fetch` adds usable (an OAuth token about to expire is renewed),
+   * awaited before the connect deadline starts: waiting for another process's renewal never
+   * counts against the handshake.
+   */
+  prepareCredentials?: () => Promise<void>;
+  /**
+   * How long the `fetch` has waited for renewals of its credentials so far (ms): a connect that
+   * failed after such a wait (it spent its deadline there) is tried once more.
+   */
+  credentialRenewalMs?: () => number;
 }
 
 export interface McpStdioTarget extends TargetTimeouts {

@@ -85,7 +85,7 @@ export const toolsetRoutes = {
     errors: { 404: ['NOT_FOUND'] },
   },
   update: {
-    summary: 'Change a toolset (a new url, headers or transport lists the tools again first)',
+    summary: 'Change a toolset (a new url, headers, transport or OAuth settings lists the tools again first)',
     params: idParams,
     body: updateToolsetBody,
     responses: { 200: toolsetSchema },

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { storedSecretsMayFollow } from '#mcp';
+import type { OAuthGrant } from '#mcp';
 import {
+  OAuthGrantRepository,
   ToolsetRepository,
   type HttpToolsetConnection,
   type ToolsetChanges,
+  type ToolsetListingInput,
   type ToolsetRecord,
   type ToolsetUpdateOutcome,
 } from '#workflow/nest';
@@ -12,6 +15,7 @@ import { pointer } from '../common/zod-validation.js';
 import { MASK, type UpdateToolsetBody } from './dto/toolset-requests.js';
 import { ToolsetRefreshSchedule } from './refresh-schedule.js';
 import { refuseStdioUnlessAdmin, type Requester } from './requester.js';
+import { refuseClientSecretOnNewOrigin, resolveAuth, sameAuth } from './toolset-auth-changes.js';
 import { ToolsetOAuthListing } from './toolset-oauth-listing.js';
 import { ToolsetListing } from './toolset-listing.js';
 
@@ -65,10 +69,11 @@ function sameHeaders(a: Record<string, string>, b: Record<string, string>): bool
 }
 
 /** Fields of a PATCH that only a toolset reached by URL has. */
-const HTTP_ONLY_FIELDS = ['url', 'headers', 'transport'] as const;
+const HTTP_ONLY_FIELDS = ['url', 'headers', 'transport', 'auth'] as const;
 
 /**
  * PATCH /toolsets/:id: name and timeout change in place; a changed connection lists the tools again first.
+ * Changed OAuth settings drop the stored grant (it was obtained as the old client, with the old scopes).
  * A stdio toolset changes its name, timeout and process mode only (a new command is a new toolset: create it, then delete this one).
  */
 @Injectable()
@@ -78,6 +83,7 @@ export class UpdateToolset {
     private readonly toolsets: ToolsetRepository,
     private readonly schedule: ToolsetRefreshSchedule,
     private readonly oauthListing: ToolsetOAuthListing,
+    private readonly grants: OAuthGrantRepository,
   ) {}
 
   /** `requester`: the API key asking (`updatedBy`; changing a stdio toolset — how its process runs — needs `admin`). */
@@ -117,7 +123,12 @@ export class UpdateToolset {
         'The request body is invalid',
       );
     }
-    if (body.url !== undefined) refuseSecretsOnNewOrigin(current.url, body.url, body.headers, current.headers);
+    if (body.url !== undefined) {
+      refuseSecretsOnNewOrigin(current.url, body.url, body.headers, current.headers);
+      refuseClientSecretOnNewOrigin(current.url, body.url, body.auth, current.auth);
+    }
+    const auth = resolveAuth(body.auth, current.auth);
+    const authChanged = !sameAuth(auth, current.auth);
     const headers = body.headers === undefined ? current.headers : resolveHeaders(body.headers, current.headers);
     const next = { url: body.url ?? current.url, headers, transport: body.transport ?? current.transport };
     const changes: ToolsetChanges = {
@@ -126,14 +137,21 @@ export class UpdateToolset {
       refreshIntervalMs: body.refreshIntervalMs,
       updatedBy: actor,
     };
-    if (this.connectionChanged(current, next)) {
+    let grant: OAuthGrant | undefined;
+    if (this.connectionChanged(current, next) || authChanged) {
       const timeoutMs = body.timeoutMs === undefined ? current.timeoutMs : (body.timeoutMs ?? undefined);
-      const listing = current.auth
-        ? await this.oauthListing.listOrAwait({ ...next, timeoutMs, toolsetId: id, auth: current.auth }, requester, signal)
-        : await this.listing.list({ ...next, timeoutMs }, requester, signal);
-      Object.assign(changes, next, { listing });
+      let listing: ToolsetListingInput;
+      if (auth && authChanged) ({ listing, grant } = await this.oauthListing.list({ ...next, timeoutMs }, auth, requester, signal));
+      else if (auth) listing = await this.oauthListing.listOrAwait({ ...next, timeoutMs, toolsetId: id, auth }, requester, signal);
+      else listing = await this.listing.list({ ...next, timeoutMs }, requester, signal);
+      Object.assign(changes, next, { listing }, authChanged && auth ? { auth } : {});
     }
-    return updatedOrThrow(id, await this.toolsets.update(id, current.revision, changes));
+    const updated = updatedOrThrow(id, await this.toolsets.update(id, current.revision, changes));
+    if (authChanged) {
+      await this.grants.deleteFor(id);
+      if (grant) await this.grants.save(id, grant);
+    }
+    return updated;
   }
 
   private connectionChanged(current: HttpToolsetConnection, next: Pick<HttpToolsetConnection, 'url' | 'headers' | 'transport'>): boolean {

@@ -23,7 +23,7 @@ import type {
 import { abortable } from './async-utils.js';
 import { CallDeadline, DEFAULT_CALL_TIMEOUT_MS } from './call-deadline.js';
 import { toMcpError, wasNotDelivered } from './classify.js';
-import { attemptOf, connectDeadline, openResolved, openWithRetry } from './open.js';
+import { attemptOf, openResolved, openWithRetry, preparedDeadline } from './open.js';
 import type { Session, SessionEvents } from './session.js';
 import { listAllTools } from './tool-snapshot.js';
 import { CallElicitation, withCallElicitation } from './elicitation-scope.js';
@@ -196,7 +196,7 @@ export class Connection implements McpConnection {
       attemptOf(stale),
       { ...this.options, signal: undefined },
       this.events,
-      connectDeadline(this.target),
+      await preparedDeadline(this.target),
     );
     if (this.closing) {
       await fresh.close();

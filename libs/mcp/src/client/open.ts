@@ -7,7 +7,7 @@
  * attempt fails, the error lists each cause with its attempt. Transient network failures before
  * the handshake are retried with bounded backoff.
  */
-import { McpError, McpErrorCode } from '../errors.js';
+import { isMcpError, McpError, McpErrorCode } from '../errors.js';
 import type { ConnectAttempt, ConnectOptions, McpHttpTarget, McpTarget, ResolvedTransport } from '../types.js';
 import { sleep } from './async-utils.js';
 import { httpStatusOf, isAuthStatus, isTransientNetworkFailure } from './classify.js';
@@ -24,13 +24,40 @@ export function attemptOf(session: Session): SessionAttempt {
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const BACKOFF_MS = [100, 300, 900];
 
-export function connectDeadline(target: McpTarget): number {
+function connectDeadline(target: McpTarget): number {
   return Date.now() + (target.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
 }
 
-/** The first session of a connection, the transport and generation resolved from the target. */
+/** The deadline of a connect, started once the target's credentials are ready (not while they are renewed). */
+export async function preparedDeadline(target: McpTarget): Promise<number> {
+  if (target.kind !== 'stdio' && target.prepareCredentials) await target.prepareCredentials();
+  return connectDeadline(target);
+}
+
+/**
+ * The first session of a connection, the transport and generation resolved from the target. A
+ * connect that failed after its fetch waited for the credentials' renewal (a 401 in the middle of
+ * the handshake, the token renewed by another worker) is tried once more with a fresh deadline.
+ */
 export async function openResolved(target: McpTarget, options: ConnectOptions, events: SessionEvents): Promise<Session> {
-  const deadline = connectDeadline(target);
+  const deadline = await preparedDeadline(target);
+  const renewalBefore = renewalMsOf(target);
+  try {
+    return await openResolvedWithin(target, options, events, deadline);
+  } catch (error) {
+    const waitedForRenewal = renewalMsOf(target) > renewalBefore;
+    if (!waitedForRenewal || options.signal?.aborted || !isMcpError(error) || !RETRIED_AFTER_RENEWAL.has(error.code)) throw error;
+    return openResolvedWithin(target, options, events, await preparedDeadline(target));
+  }
+}
+
+const RETRIED_AFTER_RENEWAL = new Set<string>([McpErrorCode.UNREACHABLE, McpErrorCode.TIMEOUT]);
+
+function renewalMsOf(target: McpTarget): number {
+  return target.kind === 'stdio' ? 0 : (target.credentialRenewalMs?.() ?? 0);
+}
+
+async function openResolvedWithin(target: McpTarget, options: ConnectOptions, events: SessionEvents, deadline: number): Promise<Session> {
   if (target.kind === 'stdio') return openWithRetry(target, 'stdio', options, events, deadline);
   assertHttpUrl(target.url);
   const mode = target.transport ?? 'auto';

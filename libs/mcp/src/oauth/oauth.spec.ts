@@ -4,22 +4,29 @@ import { McpErrorCode, type McpError } from '../errors.js';
 import { startOAuthFixtureServer, type OAuthFixtureServer } from '../testing/oauth-fixture-server.js';
 import { beginAuthorization, completeAuthorization, obtainClientCredentials, type OAuthContext } from './authorize.js';
 import type { OAuthGrant } from './grant.js';
-import { createOAuthFetch, type OAuthGrantStore } from './oauth-fetch.js';
+import { createOAuthCredentials, createOAuthFetch, type OAuthGrantStore } from './oauth-fetch.js';
 
 const REDIRECT = 'http://127.0.0.1:1/oauth/callback';
 
 /** A grant in memory with a lock, as the Redis-backed store behaves across workers. */
-function memoryStore(initial?: OAuthGrant): OAuthGrantStore & { grant?: OAuthGrant; lostReasons: string[] } {
+function memoryStore(
+  initial?: OAuthGrant,
+  lockHeldMs = 0,
+): OAuthGrantStore & { grant?: OAuthGrant; lostReasons: string[]; lockTakes: number } {
   let queue: Promise<unknown> = Promise.resolve();
   const store = {
     grant: initial,
     lostReasons: [] as string[],
+    lockTakes: 0,
     load: async () => store.grant,
     save: async (grant: OAuthGrant) => {
       store.grant = grant;
     },
     exclusive: <T>(work: () => Promise<T>): Promise<T> => {
-      const result = queue.then(work, work);
+      store.lockTakes += 1;
+      // lockHeldMs: another process holds the lock this long first (its renewal is slow).
+      const waited = lockHeldMs > 0 ? queue.then(() => new Promise((resolve) => setTimeout(resolve, lockHeldMs))) : queue;
+      const result = waited.then(work, work);
       queue = result.catch(() => undefined);
       return result;
     },
@@ -111,6 +118,54 @@ describe('OAuth against the SDK-built fixture', () => {
     expect(results.every((result) => !result.isError)).toBe(true);
     expect(server.tokenRequests('refresh_token')).toEqual([{ clientId: expect.any(String), grantType: 'refresh_token', ok: true }]);
     await Promise.all(connections.map((connection) => connection.close()));
+  });
+
+  it('connections of one process that find the token expiring share one renewal: one wait at the lock, one refresh', async () => {
+    server = await startOAuthFixtureServer({ accessTokenTtlMs: 60_000 });
+    const store = Object.assign(memoryStore({ ...(await authorized()), expiresAt: Date.now() - 1 }), { key: 'toolset-1' });
+    const connections = await Promise.all(
+      Array.from({ length: 20 }, () => {
+        const credentials = createOAuthCredentials({ ...context(), store });
+        return connectMcp({ url: server.url, fetch: credentials.fetch, prepareCredentials: credentials.prepare });
+      }),
+    );
+    expect(store.lockTakes).toBe(1);
+    expect(server.tokenRequests('refresh_token')).toHaveLength(1);
+    await Promise.all(connections.map((connection) => connection.close()));
+  });
+
+  it('waiting for a renewal held up elsewhere does not count against the connect deadline', async () => {
+    server = await startOAuthFixtureServer({ accessTokenTtlMs: 60_000 });
+    const store = memoryStore({ ...(await authorized()), expiresAt: Date.now() - 1 }, 1_500);
+    const credentials = createOAuthCredentials({ ...context(), store });
+    const connection = await connectMcp({
+      url: server.url,
+      connectTimeoutMs: 500,
+      fetch: credentials.fetch,
+      prepareCredentials: credentials.prepare,
+    });
+    await connection.callTool('echo', { message: 'after the wait' });
+    expect(server.tokenRequests('refresh_token')).toHaveLength(1);
+    await connection.close();
+  });
+
+  it('a handshake that spent its deadline waiting for a renewal after a 401 is tried once more', async () => {
+    server = await startOAuthFixtureServer({ accessTokenTtlMs: 60_000 });
+    const store = memoryStore(await authorized(), 1_500);
+    server.expireAccessTokens();
+    const credentials = createOAuthCredentials({ ...context(), store });
+    const connection = await connectMcp({
+      url: server.url,
+      transport: 'streamable-http',
+      protocolVersion: '2025-11-25',
+      connectTimeoutMs: 500,
+      fetch: credentials.fetch,
+      prepareCredentials: credentials.prepare,
+      credentialRenewalMs: credentials.renewalMs,
+    });
+    await connection.callTool('echo', { message: 'after the wait' });
+    expect(server.tokenRequests('refresh_token')).toHaveLength(1);
+    await connection.close();
   });
 
   it('a revoked grant ends in MCP_AUTH_REQUIRED and tells the store it is lost', async () => {

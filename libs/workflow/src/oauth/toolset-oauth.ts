@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   beginAuthorization,
   completeAuthorization,
+  createOAuthCredentials,
   createOAuthFetch,
   McpError,
   McpErrorCode,
@@ -10,6 +11,7 @@ import {
   originOf,
   type FetchFunction,
   type OAuthClientSettings,
+  type OAuthCredentials,
   type OAuthContext,
   type OAuthGrant,
   type OAuthGrantStore,
@@ -78,9 +80,9 @@ export class ToolsetOAuth {
     };
   }
 
-  /** The fetch of a stored OAuth toolset's connections: its grant's token added, renewed under the lock. */
-  fetchFor(toolsetId: string, serverUrl: string, auth: ToolsetAuthSettings): FetchFunction {
-    return createOAuthFetch({ ...this.context(serverUrl, auth), store: this.storeFor(toolsetId, serverUrl) });
+  /** The fetch of a stored OAuth toolset's connections (its grant's token added, renewed under the lock), and its preparation. */
+  credentialsFor(toolsetId: string, serverUrl: string, auth: ToolsetAuthSettings): OAuthCredentials {
+    return createOAuthCredentials({ ...this.context(serverUrl, auth), store: this.storeFor(toolsetId, serverUrl) });
   }
 
   /** The fetch for a grant not stored yet (listing before a client-credentials toolset is saved). */
@@ -140,6 +142,7 @@ export class ToolsetOAuth {
 
   private storeFor(toolsetId: string, serverUrl: string): OAuthGrantStore {
     return {
+      key: `${toolsetId} ${serverUrl}`,
       load: () => this.grants.load(toolsetId, serverUrl),
       save: (grant) => this.grants.save(toolsetId, grant),
       exclusive: (work) => this.redis.exclusive(toolsetId, work),

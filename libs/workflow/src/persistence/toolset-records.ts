@@ -125,6 +125,8 @@ export interface ToolsetChanges {
   env?: Record<string, string>;
   process?: StdioProcessMode;
   transport?: TransportMode;
+  /** OAuth settings replacing the stored ones (the client secret sealed like header values). */
+  auth?: ToolsetAuthSettings;
   /** null removes the toolset's own timeout (the configured default applies). */
   timeoutMs?: number | null;
   /** null turns the periodic refresh off. */

@@ -120,6 +120,7 @@ export class ToolsetRepository {
     if (changes.url !== undefined) set.url = changes.url;
     if (changes.transport !== undefined) set.transport = changes.transport;
     if (changes.headers !== undefined) set.headers = this.seal(changes.headers);
+    if (changes.auth !== undefined) set.auth = this.sealAuth(changes.auth);
     if (changes.env !== undefined) set.env = this.seal(changes.env);
     if (changes.process !== undefined) set.process = changes.process;
     if (changes.timeoutMs === null) unset.timeoutMs = 1;

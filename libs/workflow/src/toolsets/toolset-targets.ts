@@ -103,9 +103,14 @@ export class ToolsetTargets {
   targetFor(spec: ConnectionSpec, secrets?: Record<string, unknown>): McpTarget {
     if (spec.kind === 'stdio') return this.stdioTarget(spec);
     if (spec.auth && spec.toolsetId !== undefined) {
-      const fetch = this.oauth.fetchFor(spec.toolsetId, spec.url, spec.auth);
-      // The grant is the toolset's: two toolsets on one URL never share a pooled client.
-      return { ...connectionTarget(spec, fetch, this.config.limits.callTimeoutMs, secrets), credentialScope: `oauth:${spec.toolsetId}` };
+      const credentials = this.oauth.credentialsFor(spec.toolsetId, spec.url, spec.auth);
+      return {
+        ...connectionTarget(spec, credentials.fetch, this.config.limits.callTimeoutMs, secrets),
+        // The grant is the toolset's: two toolsets on one URL never share a pooled client.
+        credentialScope: `oauth:${spec.toolsetId}`,
+        prepareCredentials: credentials.prepare,
+        credentialRenewalMs: credentials.renewalMs,
+      };
     }
     return connectionTarget(spec, this.outbound.fetch, this.config.limits.callTimeoutMs, secrets);
   }

@@ -142,6 +142,11 @@ export const updateToolsetBody = z.strictObject({
   /** Replaces the whole set; a value of "***" keeps that header's stored value. */
   headers: headers.optional(),
   transport: transport.optional(),
+  /**
+   * Replaces the OAuth settings; a clientSecret of "***" keeps the stored one. Changed settings
+   * drop the stored grant: authorize again (client credentials: a token is obtained at once).
+   */
+  auth: toolsetAuth.optional(),
   /** stdio toolsets only. */
   process: processMode.optional(),
   timeoutMs: timeoutMs.nullable().optional(),
