@@ -167,7 +167,16 @@ describe('web console in a real browser', () => {
     await page.goto(`${stack.apiUrl}/ui/#/runs`);
     await page.getByLabel('Status').selectOption('failed');
     // The list answered before the filter stays on screen until the filtered answer arrives.
-    await page.waitForFunction('document.querySelectorAll("tbody tr").length === 1', undefined, { timeout: 30_000 });
+    // A function, not a string: the console's CSP forbids eval, which a string expression needs.
+    // (Serialized into the page: everything it uses is inside it.)
+    await page.waitForFunction(
+      () => {
+        const view = globalThis as unknown as { document: { querySelectorAll(selector: string): { length: number } } };
+        return view.document.querySelectorAll('tbody tr').length === 1;
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
     await page.locator(`[data-run="${failed.id}"]`).waitFor();
     await screenshot(page, 'runs-failed');
     await page.locator(`[data-run="${failed.id}"] a`).click();
