@@ -3,7 +3,7 @@ import { ENGINE_ERROR_CODES, EngineError, toEngineError } from './errors.js';
 import { ExecutionBudget } from './execution-budget.js';
 import { executeNode, type NodeExecutionOutcome } from './execute-node.js';
 import { buildExecutionRecord, type ExecutionFacts, type RedactInputs } from './execution-record.js';
-import { DEFAULT_HANDLE, END_NODE_TYPE, ERROR_HANDLE, WorkflowGraph } from './graph.js';
+import { DEFAULT_HANDLE, END_NODE_TYPE, ERROR_HANDLE, type WorkflowGraph } from './graph.js';
 import { resolveLimits, type EngineLimits } from './limits.js';
 import type { NodeRegistry } from './registry.js';
 import { readPersistedProgress, standsOnResume } from './resume.js';
@@ -11,7 +11,7 @@ import type { RunError, RunEvent, RunOutcome } from './run-events.js';
 import type { ExecutionRecord, RunStore } from './run-store.js';
 import { subgraphScope, subgraphStore, toRunEvent } from './subgraph-store.js';
 import type { EngineServices, NodeDefinition, SubgraphOutcome, SubgraphRequest, WorkflowDefinition } from './types.js';
-import { validateStructure } from './validate-structure.js';
+import { graphOf, structureIssues } from './prepared-definitions.js';
 
 export interface RunWorkflowOptions {
   runId: string;
@@ -71,7 +71,7 @@ class WorkflowRun {
   private loaded: readonly ExecutionRecord[] = [];
 
   constructor(private readonly options: RunWorkflowOptions) {
-    this.graph = new WorkflowGraph(options.workflow);
+    this.graph = graphOf(options.workflow);
     this.edges = new EdgeStates(this.graph);
     this.limits = resolveLimits(options.limits);
     this.budget = options.budget ?? new ExecutionBudget(this.limits.maxNodeExecutions);
@@ -80,7 +80,7 @@ class WorkflowRun {
   }
 
   async run(): Promise<RunOutcome> {
-    const issues = validateStructure(this.options.workflow, this.options.registry);
+    const issues = structureIssues(this.options.workflow, this.options.registry);
     if (issues.length > 0) {
       const [first] = issues;
       const message = `workflow is invalid (${issues.length} problem(s)), first: ${first.path} ${first.message}`;
