@@ -39,7 +39,15 @@ export interface RunWorkflowOptions {
   nextSeq?: () => number;
   /** A sub-graph's run counts its executions against the run's limit (set for sub-graphs only). */
   budget?: ExecutionBudget;
+  /**
+   * A sub-graph's run (set for sub-graphs only) arms no deadline timer of its own: the enclosing
+   * run's deadline stops the node that runs it, whose signal cancels it.
+   */
+  withinRun?: boolean;
 }
+
+/** The reason a finished run's own timers are stopped with: any value but a fresh DOMException, which costs a stack trace. */
+const TIMER_STOPPED = Object.freeze({ reason: 'the run finished' });
 
 /** The state of one `runWorkflow` call; see `runWorkflow`. */
 class WorkflowRun {
@@ -104,7 +112,7 @@ class WorkflowRun {
       throw storeFailure;
     } finally {
       signal?.removeEventListener('abort', onHostAbort);
-      stopDeadline.abort();
+      stopDeadline?.abort(TIMER_STOPPED);
     }
     return this.finish(this.runError);
   }
@@ -118,16 +126,17 @@ class WorkflowRun {
     }
   }
 
-  private armDeadline(): AbortController {
+  private armDeadline(): AbortController | undefined {
+    if (this.options.withinRun) return undefined;
     const stopper = new AbortController();
     const { clock } = this.options.services;
     const remaining = (this.options.startedAt ?? this.beganAt) + this.limits.runDeadlineMs - this.beganAt;
-    const deadline = new EngineError(
-      ENGINE_ERROR_CODES.runDeadlineExceeded,
-      `the run passed its deadline of ${this.limits.runDeadlineMs} ms`,
-    );
     clock.sleep(Math.max(0, remaining), stopper.signal).then(
-      () => this.stop(deadline, false),
+      () =>
+        this.stop(
+          new EngineError(ENGINE_ERROR_CODES.runDeadlineExceeded, `the run passed its deadline of ${this.limits.runDeadlineMs} ms`),
+          false,
+        ),
       () => undefined,
     );
     return stopper;
@@ -286,6 +295,7 @@ class WorkflowRun {
       redact,
       nextSeq: this.nextSeq,
       budget: this.budget,
+      withinRun: true,
       onEvent: (event) => {
         const shown = toRunEvent(event, scope);
         if (shown) this.emit(shown);
