@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import {
+  builtInNodeExecutors,
   createInMemoryRunStore,
   createNodeRegistry,
   runWorkflow,
@@ -38,6 +39,23 @@ export interface EngineOverhead extends EngineTiming {
   durable: EngineTiming;
 }
 
+/**
+ * A `map` over `items` whose body is `start → noop → end` (three nodes), concurrency 1 (every item
+ * after the other: what is measured is work, not overlap). Its overhead per item on top of its
+ * body: the per-item time minus the three body nodes at the chain's per-node cost, measured in the
+ * same run. Goal (issue 24): at most 20 µs per item.
+ */
+export interface MapOverhead {
+  items: number;
+  /** CPU per item, median run: the body's three nodes and the map's own work for the item. */
+  cpuMicrosPerItem: number;
+  /** Three no-op nodes at the chain's CPU per node (a durable no-op, as body nodes are recorded). */
+  bodyCpuMicros: number;
+  /** What the map adds per item: `cpuMicrosPerItem - bodyCpuMicros`. */
+  overheadCpuMicrosPerItem: number;
+  wallMicrosPerItem: number;
+}
+
 /** A no-op has no side effect (`pure`); the impure variant makes the engine await each record's save. */
 const noopNode = (pure: boolean): NodeExecutor => ({
   type: 'noop',
@@ -60,18 +78,52 @@ function chainOf(nodes: number): WorkflowDefinition {
   return { name: `chain of ${nodes}`, nodes: definitions, edges };
 }
 
-async function timeOneRun(workflow: WorkflowDefinition, runId: string, pure: boolean): Promise<{ wall: number; cpu: number }> {
-  const registry = createNodeRegistry([startNode, noopNode(pure)]);
+function mapOver(items: number): { workflow: WorkflowDefinition; inputs: Record<string, unknown> } {
+  const body = {
+    nodes: [
+      { id: 'start', type: 'start', config: {}, inputs: {} },
+      { id: 'step', type: 'noop', config: {}, inputs: { value: { ref: 'start.item' } } },
+      { id: 'end', type: 'end', config: {}, inputs: { value: { ref: 'step.value' } } },
+    ],
+    edges: [
+      { source: 'start', target: 'step' },
+      { source: 'step', target: 'end' },
+    ],
+  };
+  const workflow: WorkflowDefinition = {
+    name: `map over ${items}`,
+    nodes: [
+      { id: 'start', type: 'start', config: {}, inputs: {} },
+      { id: 'each', type: 'map', config: { body, concurrency: 1 }, inputs: { items: { ref: 'start.items' } } },
+      { id: 'end', type: 'end', config: {}, inputs: { results: { ref: 'each.results' } } },
+    ],
+    edges: [
+      { source: 'start', target: 'each' },
+      { source: 'each', target: 'end' },
+    ],
+  };
+  return { workflow, inputs: { items: Array.from({ length: items }, (_, index) => index) } };
+}
+
+async function timeOneRun(
+  workflow: WorkflowDefinition,
+  runId: string,
+  pure: boolean,
+  inputs: Record<string, unknown> = { value: 1 },
+  maxNodeExecutions = workflow.nodes.length,
+): Promise<{ wall: number; cpu: number }> {
+  const types = builtInNodeExecutors.filter((type) => type.type === 'map' || type.type === 'end');
+  const registry = createNodeRegistry([startNode, noopNode(pure), ...types]);
   const cpuBefore = process.cpuUsage();
   const began = performance.now();
   const outcome = await runWorkflow({
     runId,
     workflow,
-    inputs: { value: 1 },
+    inputs,
     registry,
     services: unusedPorts,
     store: createInMemoryRunStore(),
-    limits: { maxNodeExecutions: workflow.nodes.length },
+    limits: { maxNodeExecutions },
   });
   const wall = performance.now() - began;
   const cpu = process.cpuUsage(cpuBefore);
@@ -103,6 +155,23 @@ export async function measureEngineOverhead({ nodes, rounds = 15 }: EngineOverhe
   return { nodes, ...pure, durable: await timeChain(workflow, false, rounds) };
 }
 
+export async function measureMapOverhead(items: number, perNodeCpuMicros: number, rounds = 15): Promise<MapOverhead> {
+  const { workflow, inputs } = mapOver(items);
+  const executions = 3 + items * 3;
+  for (let warmUp = 0; warmUp < 3; warmUp += 1) await timeOneRun(workflow, `map-warm-up-${warmUp}`, false, inputs, executions);
+  const runs: { wall: number; cpu: number }[] = [];
+  for (let round = 0; round < rounds; round += 1) runs.push(await timeOneRun(workflow, `map-${round}`, false, inputs, executions));
+  const cpuMicrosPerItem = (median(runs.map((run) => run.cpu)) * 1000) / items;
+  const bodyCpuMicros = 3 * perNodeCpuMicros;
+  return {
+    items,
+    cpuMicrosPerItem: Number(cpuMicrosPerItem.toFixed(1)),
+    bodyCpuMicros: Number(bodyCpuMicros.toFixed(1)),
+    overheadCpuMicrosPerItem: Number((cpuMicrosPerItem - bodyCpuMicros).toFixed(1)),
+    wallMicrosPerItem: Number(((median(runs.map((run) => run.wall)) * 1000) / items).toFixed(1)),
+  };
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const nodes = Number(process.argv[2] ?? 1000);
   const result = await measureEngineOverhead({ nodes });
@@ -111,5 +180,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     `engine overhead, ${result.nodes} no-op nodes (median of 15 runs): ${result.perNodeMicros} µs/node wall, ${result.cpuMicrosPerNode} µs/node CPU` +
       ` · declared impure (each record awaited): ${durable.perNodeMicros} µs/node wall, ${durable.cpuMicrosPerNode} µs/node CPU`,
   );
-  console.log(JSON.stringify(result));
+  const map = await measureMapOverhead(Number(process.argv[3] ?? 500), durable.cpuMicrosPerNode);
+  console.log(
+    `map over ${map.items} items, body start → noop → end, concurrency 1 (median of 15 runs): ${map.cpuMicrosPerItem} µs/item CPU, ` +
+      `of which the body's three nodes ${map.bodyCpuMicros} µs (the chain's durable per-node cost): the map adds ${map.overheadCpuMicrosPerItem} µs/item (goal ≤ 20)`,
+  );
+  console.log(JSON.stringify({ ...result, map }));
 }

@@ -80,9 +80,17 @@ describe('workflow node: another workflow called as a run of its own', () => {
     });
     const calls = (await allLogs(stack.apiUrl, run.id)).filter((item: LogItem) => item.nodeId === 'call');
     expect(calls.at(-1)).toMatchObject({ status: 'succeeded', childRunId: childRun.id, outputs: { total: 42 } });
-    // Inputs that do not fit the child's inputSchema fail the node, naming the problem.
-    const bad = await createWorkflow(stack.apiUrl, caller('bad inputs', child, 'total', { n: { value: 'x' } }));
-    const failed = await waitForRun(stack.apiUrl, (await startRun(stack.apiUrl, bad, { inputs: {} })).body.id, 30_000);
+    // Typed by the child at save: a literal of the wrong type, a required input left out, an output
+    // the child's end does not give.
+    const bad = await api<{ errors: Problem[] }>(stack.apiUrl, 'POST', '/workflows', caller('bad', child, 'sum', { n: { value: 'x' } }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((problem) => `${problem.code} ${problem.path}`)).toEqual(
+      expect.arrayContaining(['TYPE_MISMATCH /nodes/1/inputs/n', 'REF_UNKNOWN_OUTPUT /nodes/2/inputs/result']),
+    );
+    const unmapped = await api<{ errors: Problem[] }>(stack.apiUrl, 'POST', '/workflows', caller('unmapped', child, 'total'));
+    expect(unmapped.body.errors).toContainEqual(expect.objectContaining({ code: 'MISSING_REQUIRED_INPUT', path: '/nodes/1/inputs/n' }));
+    // What only the run can tell (the parent's optional n left out) fails the node, naming the problem.
+    const failed = await waitForRun(stack.apiUrl, (await startRun(stack.apiUrl, parent, { inputs: {} })).body.id, 30_000);
     expect(failed).toMatchObject({ status: 'failed', error: { code: 'NODE_INPUT_INVALID', nodeId: 'call' } });
   }, 90_000);
 
@@ -127,7 +135,7 @@ describe('workflow node: another workflow called as a run of its own', () => {
       name: 'a',
       nodes: [
         { id: 'start', type: 'start' },
-        { id: 'end', type: 'end', inputs: {} },
+        { id: 'end', type: 'end', inputs: { x: { value: 1 } } },
       ],
       edges: [{ source: 'start', target: 'end' }],
     });

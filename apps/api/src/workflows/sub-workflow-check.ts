@@ -1,4 +1,4 @@
-import { MAX_WORKFLOW_DEPTH, nodeReferencesOf, type NodeRegistry, type WorkflowDefinition } from '#workflow';
+import { MAX_WORKFLOW_DEPTH, nodeReferencesOf, type NodeRegistry, type WorkflowCatalog, type WorkflowDefinition } from '#workflow';
 import type { WorkflowRepository } from '#workflow/nest';
 import type { ProblemDetail } from '../common/api-errors.js';
 
@@ -14,6 +14,14 @@ async function calledVersion(workflows: WorkflowRepository, id: string, version:
   const workflow = await workflows.findLive(id);
   if (!workflow) return undefined;
   return workflows.findVersion(id, version ?? workflow.latestVersion);
+}
+
+/** The called workflows as a save sees them (for the `workflow` node's types): those the key may not run read as absent. */
+export function workflowCatalogFor(workflows: WorkflowRepository, scope: SubWorkflowScope): WorkflowCatalog {
+  return {
+    definitionOf: async (id, version) =>
+      scope.runnable && !scope.runnable.includes(id) ? undefined : (await calledVersion(workflows, id, version))?.definition,
+  };
 }
 
 /** The workflows a definition's nodes call (with their pinned version, if any). */

@@ -7,7 +7,7 @@ import { parseRequest, type InvalidRequest } from '../common/zod-validation.js';
 import { workflowBodySchema, type WorkflowBody } from './dto/workflow-requests.js';
 import type { ReferenceGrant } from './reference-grants.js';
 import { secretHeaderProblems } from './secret-header-check.js';
-import { pinCalledVersions, subWorkflowProblems, type SubWorkflowScope } from './sub-workflow-check.js';
+import { pinCalledVersions, subWorkflowProblems, workflowCatalogFor, type SubWorkflowScope } from './sub-workflow-check.js';
 
 /** A workflow body with problems, of shape or of graph: 400 `WORKFLOW_INVALID` (also the body pipe's error). */
 export const workflowInvalid: InvalidRequest = (problems) =>
@@ -114,7 +114,11 @@ export class WorkflowChecker {
   private async problemsOf(parsed: WorkflowBody, grant?: ReferenceGrant, calls: SubWorkflowScope = {}): Promise<ProblemDetail[]> {
     const definition = parsed as WorkflowDefinition;
     const [issues, unknownProviders, secretHeaders, subWorkflows] = await Promise.all([
-      validateWorkflow(definition, { registry: this.registry, catalog: catalogWithin(this.catalog, grant) }),
+      validateWorkflow(definition, {
+        registry: this.registry,
+        catalog: catalogWithin(this.catalog, grant),
+        workflows: workflowCatalogFor(this.workflows, calls),
+      }),
       providerProblems(definition, this.registry, this.providers, grant),
       secretHeaderProblems(definition, this.registry, this.toolsets, grant?.toolsetIds),
       subWorkflowProblems(definition, this.registry, this.workflows, calls),

@@ -57,6 +57,9 @@ const NOT_RETRYABLE = new Set<string>([
 
 const noop = (): void => undefined;
 
+/** The reason an attempt's own timer is stopped with: any value but a fresh DOMException, which costs a stack trace. */
+const TIMER_STOPPED = Object.freeze({ reason: 'the attempt finished' });
+
 function abortReason(signal: AbortSignal): EngineError {
   return toEngineError(signal.reason, ENGINE_ERROR_CODES.runCanceled);
 }
@@ -82,9 +85,11 @@ async function runAttempt(
   if (!attemptController) return Promise.race([execution, plan.runStopped]);
   const { signal } = attemptController;
   const stopTimer = new AbortController();
-  const timeout = new EngineError(ENGINE_ERROR_CODES.nodeTimeout, `node "${plan.node.id}" did not finish within ${plan.node.timeoutMs} ms`);
   plan.services.clock.sleep(plan.node.timeoutMs as number, stopTimer.signal).then(
-    () => attemptController.abort(timeout),
+    () =>
+      attemptController.abort(
+        new EngineError(ENGINE_ERROR_CODES.nodeTimeout, `node "${plan.node.id}" did not finish within ${plan.node.timeoutMs} ms`),
+      ),
     () => undefined,
   );
   let onAbort = (): void => undefined;
@@ -96,7 +101,7 @@ async function runAttempt(
   try {
     return await Promise.race([execution, aborted]);
   } finally {
-    stopTimer.abort();
+    stopTimer.abort(TIMER_STOPPED);
     signal.removeEventListener('abort', onAbort);
   }
 }

@@ -3,7 +3,7 @@ import { ENGINE_ERROR_CODES, EngineError, toEngineError } from './errors.js';
 import { ExecutionBudget } from './execution-budget.js';
 import { executeNode, type NodeExecutionOutcome } from './execute-node.js';
 import { buildExecutionRecord, type ExecutionFacts, type RedactInputs } from './execution-record.js';
-import { DEFAULT_HANDLE, END_NODE_TYPE, ERROR_HANDLE, WorkflowGraph } from './graph.js';
+import { DEFAULT_HANDLE, END_NODE_TYPE, ERROR_HANDLE, type WorkflowGraph } from './graph.js';
 import { resolveLimits, type EngineLimits } from './limits.js';
 import type { NodeRegistry } from './registry.js';
 import { readPersistedProgress, standsOnResume } from './resume.js';
@@ -11,7 +11,7 @@ import type { RunError, RunEvent, RunOutcome } from './run-events.js';
 import type { ExecutionRecord, RunStore } from './run-store.js';
 import { subgraphScope, subgraphStore, toRunEvent } from './subgraph-store.js';
 import type { EngineServices, NodeDefinition, SubgraphOutcome, SubgraphRequest, WorkflowDefinition } from './types.js';
-import { validateStructure } from './validate-structure.js';
+import { graphOf, structureIssues } from './prepared-definitions.js';
 
 export interface RunWorkflowOptions {
   runId: string;
@@ -39,7 +39,15 @@ export interface RunWorkflowOptions {
   nextSeq?: () => number;
   /** A sub-graph's run counts its executions against the run's limit (set for sub-graphs only). */
   budget?: ExecutionBudget;
+  /**
+   * A sub-graph's run (set for sub-graphs only) arms no deadline timer of its own: the enclosing
+   * run's deadline stops the node that runs it, whose signal cancels it.
+   */
+  withinRun?: boolean;
 }
+
+/** The reason a finished run's own timers are stopped with: any value but a fresh DOMException, which costs a stack trace. */
+const TIMER_STOPPED = Object.freeze({ reason: 'the run finished' });
 
 /** The state of one `runWorkflow` call; see `runWorkflow`. */
 class WorkflowRun {
@@ -71,7 +79,7 @@ class WorkflowRun {
   private loaded: readonly ExecutionRecord[] = [];
 
   constructor(private readonly options: RunWorkflowOptions) {
-    this.graph = new WorkflowGraph(options.workflow);
+    this.graph = graphOf(options.workflow);
     this.edges = new EdgeStates(this.graph);
     this.limits = resolveLimits(options.limits);
     this.budget = options.budget ?? new ExecutionBudget(this.limits.maxNodeExecutions);
@@ -80,7 +88,7 @@ class WorkflowRun {
   }
 
   async run(): Promise<RunOutcome> {
-    const issues = validateStructure(this.options.workflow, this.options.registry);
+    const issues = structureIssues(this.options.workflow, this.options.registry);
     if (issues.length > 0) {
       const [first] = issues;
       const message = `workflow is invalid (${issues.length} problem(s)), first: ${first.path} ${first.message}`;
@@ -104,7 +112,7 @@ class WorkflowRun {
       throw storeFailure;
     } finally {
       signal?.removeEventListener('abort', onHostAbort);
-      stopDeadline.abort();
+      stopDeadline?.abort(TIMER_STOPPED);
     }
     return this.finish(this.runError);
   }
@@ -118,16 +126,17 @@ class WorkflowRun {
     }
   }
 
-  private armDeadline(): AbortController {
+  private armDeadline(): AbortController | undefined {
+    if (this.options.withinRun) return undefined;
     const stopper = new AbortController();
     const { clock } = this.options.services;
     const remaining = (this.options.startedAt ?? this.beganAt) + this.limits.runDeadlineMs - this.beganAt;
-    const deadline = new EngineError(
-      ENGINE_ERROR_CODES.runDeadlineExceeded,
-      `the run passed its deadline of ${this.limits.runDeadlineMs} ms`,
-    );
     clock.sleep(Math.max(0, remaining), stopper.signal).then(
-      () => this.stop(deadline, false),
+      () =>
+        this.stop(
+          new EngineError(ENGINE_ERROR_CODES.runDeadlineExceeded, `the run passed its deadline of ${this.limits.runDeadlineMs} ms`),
+          false,
+        ),
       () => undefined,
     );
     return stopper;
@@ -286,6 +295,7 @@ class WorkflowRun {
       redact,
       nextSeq: this.nextSeq,
       budget: this.budget,
+      withinRun: true,
       onEvent: (event) => {
         const shown = toRunEvent(event, scope);
         if (shown) this.emit(shown);

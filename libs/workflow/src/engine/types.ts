@@ -234,10 +234,18 @@ export interface ValidationIssue {
   message: string;
 }
 
+/** Port: the definitions of stored workflows, for nodes that call one (`workflow`); a workflow the saving key may not run reads as absent. */
+export interface WorkflowCatalog {
+  /** The version given, else the latest; undefined when there is none (or it is not the caller's to run). */
+  definitionOf(workflowId: string, version?: number): Promise<WorkflowDefinition | undefined>;
+}
+
 export interface NodeValidationContext {
   node: NodeDefinition;
   nodePath: string;
   catalog: ToolCatalog;
+  /** Stored workflows (absent where the host has none: then a called workflow's fields are free-form). */
+  workflows?: WorkflowCatalog;
   /** The whole definition (the `start` node derives its outputs from `inputSchema`). */
   workflow?: WorkflowDefinition;
   /** Checks a sub-graph held in the node's config (a map's body) like a workflow; problems come back under `path`. */

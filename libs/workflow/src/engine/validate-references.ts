@@ -1,7 +1,7 @@
 import { ERROR_HANDLE, WorkflowGraph } from './graph.js';
 import { parseReference, templatePlaceholders, type Reference } from './references.js';
 import type { NodeRegistry } from './registry.js';
-import type { ToolCatalog, TypedField, ValidationIssue, ValueSource, ValueType, WorkflowDefinition } from './types.js';
+import type { ToolCatalog, TypedField, ValidationIssue, ValueSource, ValueType, WorkflowCatalog, WorkflowDefinition } from './types.js';
 import { typeFits, valueFits } from './value-types.js';
 
 interface ReferenceCheck {
@@ -39,6 +39,7 @@ export class ReferenceChecker {
     private readonly graph: WorkflowGraph,
     private readonly registry: NodeRegistry,
     private readonly catalog: ToolCatalog,
+    private readonly workflows?: WorkflowCatalog,
   ) {}
 
   async checkValueSource(source: ValueSource, path: string, consumerId: string, targetType: ValueType): Promise<ValidationIssue[]> {
@@ -128,7 +129,13 @@ export class ReferenceChecker {
     if (!outputs) {
       const node = this.graph.node(nodeId);
       const executor = node && this.registry.get(node.type);
-      const context = node && { node, nodePath: `/nodes/${this.graph.indexOf(nodeId)}`, catalog: this.catalog, workflow: this.definition };
+      const context = node && {
+        node,
+        nodePath: `/nodes/${this.graph.indexOf(nodeId)}`,
+        catalog: this.catalog,
+        workflows: this.workflows,
+        workflow: this.definition,
+      };
       // An output list that cannot be described (unknown type, catalog failure) accepts any key:
       // the cause is reported once on the node itself rather than on every reference to it.
       outputs =

@@ -1,13 +1,23 @@
 import { toEngineError } from './errors.js';
 import { WorkflowGraph } from './graph.js';
 import type { NodeRegistry } from './registry.js';
-import type { NodeExecutor, NodeValidationContext, ToolCatalog, TypedField, ValidationIssue, WorkflowDefinition } from './types.js';
+import type {
+  NodeExecutor,
+  NodeValidationContext,
+  ToolCatalog,
+  TypedField,
+  ValidationIssue,
+  WorkflowCatalog,
+  WorkflowDefinition,
+} from './types.js';
 import { ReferenceChecker } from './validate-references.js';
 import { validateStructure } from './validate-structure.js';
 
 export interface ValidateWorkflowOptions {
   registry: NodeRegistry;
   catalog: ToolCatalog;
+  /** What `workflow` nodes call: their inputs and outputs are typed from it. */
+  workflows?: WorkflowCatalog;
 }
 
 interface NodeSelfCheck {
@@ -67,18 +77,25 @@ async function checkInputs(
  * (`/nodes/2/inputs/text`, `/edges/0/target`) and a stable code.
  */
 export async function validateWorkflow(definition: WorkflowDefinition, options: ValidateWorkflowOptions): Promise<ValidationIssue[]> {
-  const { registry, catalog } = options;
+  const { registry, catalog, workflows } = options;
   const validateSubgraph = async (body: WorkflowDefinition, path: string): Promise<ValidationIssue[]> =>
     (await validateWorkflow(body, options)).map((issue) => ({ ...issue, path: `${path}${issue.path}` }));
   const issues = validateStructure(definition, registry);
   if (!Array.isArray(definition?.nodes) || !Array.isArray(definition?.edges)) return issues;
   const graph = new WorkflowGraph(definition);
-  const checker = new ReferenceChecker(definition, graph, registry, catalog);
+  const checker = new ReferenceChecker(definition, graph, registry, catalog, workflows);
   for (const [index, node] of definition.nodes.entries()) {
     const executor = registry.get(node.type);
     // Duplicates are reported by the structure checks; their references would only repeat them.
     if (!executor || graph.indexOf(node.id) !== index) continue;
-    const context: NodeValidationContext = { node, nodePath: `/nodes/${index}`, catalog, workflow: definition, validateSubgraph };
+    const context: NodeValidationContext = {
+      node,
+      nodePath: `/nodes/${index}`,
+      catalog,
+      workflows,
+      workflow: definition,
+      validateSubgraph,
+    };
     const { issues: nodeIssues, declared } = await checkNodeItself(executor, context);
     issues.push(...nodeIssues, ...(await checkInputs(context, declared, checker)));
     for (const { path, source } of executor.configValueSources?.(node) ?? []) {

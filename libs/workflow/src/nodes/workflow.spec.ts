@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { createInMemoryRunStore } from '../engine/run-store.js';
 import { runWorkflow } from '../engine/run-workflow.js';
+import { validateWorkflow } from '../engine/validate-workflow.js';
 import { chain, createFakeToolbox, endNodeDef, fakeServices, literal, ref, startNodeDef } from '../engine/testing/fake-services.js';
-import type { PauseRequest, RunPauses, WorkflowDefinition } from '../engine/types.js';
+import type { PauseRequest, RunPauses, WorkflowCatalog, WorkflowDefinition } from '../engine/types.js';
 import { createDefaultNodeRegistry } from './built-in-nodes.js';
 import { CHILD_RUNS_EXTRA, type ChildRun, type ChildRunRequest } from './workflow.js';
 
@@ -53,6 +54,57 @@ describe('workflow node', () => {
     expect(outcome).toMatchObject({
       status: 'failed',
       error: { code: 'MCP_TOOL_ERROR', nodeId: 'call', message: 'child run c2 failed: no' },
+    });
+  });
+
+  describe('typed by the workflow it calls', () => {
+    const child: WorkflowDefinition = {
+      name: 'child',
+      inputSchema: { type: 'object', properties: { n: { type: 'number' }, label: { type: 'string' } }, required: ['n'] },
+      nodes: [startNodeDef(), endNodeDef({ total: ref('start.n') })],
+      edges: chain('start', 'end'),
+    };
+    const asked: Array<[string, number | undefined]> = [];
+    const workflows: WorkflowCatalog = {
+      definitionOf: async (id, version) => (asked.push([id, version]), id === 'child' ? child : undefined),
+    };
+    const check = (definition: WorkflowDefinition, withWorkflows = true) =>
+      validateWorkflow(definition, { registry, catalog: createFakeToolbox({}).catalog, ...(withWorkflows && { workflows }) });
+    const calling = (inputs: WorkflowDefinition['nodes'][number]['inputs'], output: string, config: Record<string, unknown> = {}) => ({
+      ...workflow,
+      nodes: [
+        startNodeDef(),
+        { id: 'call', type: 'workflow', config: { workflowId: 'child', ...config }, inputs },
+        endNodeDef({ out: ref(`call.${output}`) }),
+      ],
+    });
+
+    it('accepts inputs and output references that fit, asking for the pinned version', async () => {
+      expect(await check(calling({ n: literal(1) }, 'total', { version: 3 }))).toEqual([]);
+      expect(asked).toContainEqual(['child', 3]);
+    });
+
+    it("refuses a required input left out, an input of the wrong type and an output the child's end does not give", async () => {
+      const codes = (await check(calling({ label: literal(7) }, 'sum'))).map((issue) => `${issue.code} ${issue.path}`);
+      expect(codes).toEqual(
+        expect.arrayContaining([
+          'MISSING_REQUIRED_INPUT /nodes/1/inputs/n',
+          'TYPE_MISMATCH /nodes/1/inputs/label',
+          'REF_UNKNOWN_OUTPUT /nodes/2/inputs/out',
+        ]),
+      );
+    });
+
+    it('is free-form where the host cannot tell (no catalog, or an unknown workflow)', async () => {
+      expect(await check(calling({ anything: literal(1) }, 'whatever'), false)).toEqual([]);
+      expect(
+        await check({
+          ...calling({ anything: literal(1) }, 'whatever'),
+          nodes: calling({ anything: literal(1) }, 'whatever').nodes.map((node) =>
+            node.id === 'call' ? { ...node, config: { workflowId: 'gone' } } : node,
+          ),
+        }),
+      ).toEqual([]);
     });
   });
 });

@@ -1,6 +1,16 @@
 import { ENGINE_ERROR_CODES, EngineError } from '../engine/errors.js';
 import { FINISHED_RUN_STATUSES, type RunStatus } from '../engine/statuses.js';
-import type { NodeDefinition, NodeExecutor, NodeReference, ValidationIssue } from '../engine/types.js';
+import { END_NODE_TYPE } from '../engine/graph.js';
+import type {
+  NodeDefinition,
+  NodeExecutor,
+  NodeReference,
+  NodeValidationContext,
+  TypedField,
+  ValidationIssue,
+  WorkflowDefinition,
+} from '../engine/types.js';
+import { fieldsOfObjectSchema } from '../engine/value-types.js';
 import { pausesOf } from './pause.js';
 
 /** Runs above a top-level run in a chain of sub-workflows at most (the run fails with WORKFLOW_DEPTH_EXCEEDED beyond). */
@@ -43,6 +53,19 @@ function configOf(node: NodeDefinition): { workflowId?: unknown; version?: unkno
   return (node.config ?? {}) as { workflowId?: unknown; version?: unknown };
 }
 
+/** The definition the node calls (its pinned version, else the latest), when the host can tell. */
+async function calledDefinition({ node, workflows }: NodeValidationContext): Promise<WorkflowDefinition | undefined> {
+  const { workflowId, version } = configOf(node);
+  if (typeof workflowId !== 'string' || !workflows) return undefined;
+  return workflows.definitionOf(workflowId, Number.isInteger(version) ? (version as number) : undefined);
+}
+
+/** The outputs a called workflow gives: the keys of its `end` nodes' inputs (each of any type). */
+function endOutputsOf(definition: WorkflowDefinition): TypedField[] {
+  const keys = new Set(definition.nodes.filter((node) => node.type === END_NODE_TYPE).flatMap((node) => Object.keys(node.inputs ?? {})));
+  return [...keys].map((key) => ({ key, label: key, valueType: 'any', required: false, schema: {} }));
+}
+
 /**
  * Calls another workflow: its run is a run of its own (`parentRunId` links it), started with this
  * node's inputs as its run inputs; this run waits for it holding no worker (the node pauses the
@@ -77,6 +100,16 @@ export const workflowNode: NodeExecutor = {
       issues.push({ path: `${nodePath}/config/version`, code: 'INVALID_CONFIG', message: 'version must be an integer from 1' });
     }
     return issues;
+  },
+  // Typed by the called workflow: its inputSchema types this node's inputs (a required run input
+  // left unmapped is a save-time problem), and its end nodes name this node's outputs.
+  describeInputs: async (context) => {
+    const called = await calledDefinition(context);
+    return called ? fieldsOfObjectSchema(called.inputSchema) : undefined;
+  },
+  describeOutputs: async (context) => {
+    const called = await calledDefinition(context);
+    return called ? endOutputsOf(called) : undefined;
   },
   references: (node): NodeReference[] => {
     const { workflowId, version } = configOf(node);
