@@ -170,6 +170,28 @@ describe('runWorkflow failures', () => {
     expect(outcome).toMatchObject({ status: 'failed', error: { code: 'RUN_DEADLINE_EXCEEDED' } });
   });
 
+  it("stops a map's items at the run's deadline (sub-graph runs arm no deadline of their own)", async () => {
+    const toolbox = createFakeToolbox({ stubborn: { handler: async () => (await delay(400), {}) } });
+    const body: WorkflowDefinition = {
+      name: 'body',
+      nodes: [startNodeDef(), toolNode('stubborn', 'stubborn'), endNodeDef({})],
+      edges: chain('start', 'stubborn', 'end'),
+    };
+    const workflow: WorkflowDefinition = {
+      name: 'map deadline',
+      nodes: [
+        startNodeDef(),
+        { id: 'each', type: 'map', config: { body, concurrency: 2 }, inputs: { items: { value: [1, 2, 3, 4] } } },
+        endNodeDef({}),
+      ],
+      edges: chain('start', 'each', 'end'),
+    };
+    const began = Date.now();
+    const outcome = await runWorkflow(runOptions(workflow, toolbox, { limits: { runDeadlineMs: 50 } }));
+    expect(Date.now() - began).toBeLessThan(300);
+    expect(outcome).toMatchObject({ status: 'failed', error: { code: 'RUN_DEADLINE_EXCEEDED' } });
+  });
+
   it('times a node out after its timeoutMs and passes that budget to the tool call', async () => {
     const toolbox = createFakeToolbox({ slow: hanging });
     const workflow: WorkflowDefinition = {
