@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ApiKeyRepository, ConfigError, ConfigModule, loadConfig, PersistenceModule } from '#workflow/nest';
+import { ApiKeyRepository, ConfigError, ConfigModule, loadConfig, PersistenceModule, WorkflowStoreModule } from '#workflow/nest';
 import { CreateApiKey } from '../api-keys/create-api-key.js';
 import { createApiKeyBody } from '../api-keys/dto/api-key-requests.js';
 import { parseRequest } from '../common/zod-validation.js';
@@ -44,7 +44,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
 
   @Module({
-    imports: [ConfigModule.forRoot(config), PersistenceModule.forRoot(config.mongoUrl)],
+    // WorkflowStoreModule: CreateApiKey checks that the workflows a key is limited to exist.
+    imports: [ConfigModule.forRoot(config), PersistenceModule.forRoot(config.mongoUrl), WorkflowStoreModule],
     providers: [ApiKeyRepository, CreateApiKey],
   })
   class CliModule {}
