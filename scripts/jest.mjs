@@ -3,7 +3,8 @@
 import { spawnSync } from 'node:child_process';
 
 const [project, ...args] = process.argv.slice(2);
-const extra = project === 'e2e' ? ['--runInBand'] : [];
+// e2e: worker processes replaced when they grow (the files boot Nest apps inside Jest; see scripts/test.sh).
+const extra = project === 'e2e' ? ['--maxWorkers=2', '--workerIdleMemoryLimit=1536MB'] : [];
 const result = spawnSync(
   process.execPath,
   [

@@ -143,7 +143,12 @@ step openapi-document node scripts/openapi.mjs --check
 step unit "${JEST[@]}" --selectProjects unit --ci --json --outputFile="$WORK/unit.json" "$@"
 # --forceExit: once every e2e file has finished and reported, a handle some library left open (seen
 # once: Jest "did not exit" after the data-nodes file passed) must not hold the command until CI's limit.
-step e2e "${JEST[@]}" --selectProjects e2e --ci --runInBand --forceExit --json --outputFile="$WORK/e2e.json" "$@"
+# Worker processes, not --runInBand: the e2e files boot Nest apps inside Jest, and one process that ran
+# them all grew past Node's 4 GB heap (CI died of it after 71 files). --workerIdleMemoryLimit replaces a
+# worker that grew past 1.5 GB between files. Each file has its own database, queue prefix and ports
+# (test/support/stack.ts), so two files can run side by side (MCPFLOW_E2E_WORKERS, default 2).
+step e2e "${JEST[@]}" --selectProjects e2e --ci --maxWorkers="${MCPFLOW_E2E_WORKERS:-2}" --workerIdleMemoryLimit=1536MB \
+  --forceExit --json --outputFile="$WORK/e2e.json" "$@"
 # A short fault-injection run (scripts/chaos: 12 SIGKILLs of every kind on its own stack): fails on a lost
 # run, an effect repeated after a recorded success, a replaced record or a 500. One line here; the report
 # and the harness's log stay in CHAOS_OUT (MCPFLOW_SKIP_CHAOS=1 leaves the step out).
