@@ -5,7 +5,7 @@ import {
   RunRepository,
   toRunView,
   type NewRun,
-  type RunDoc,
+  type RunRecord,
   type RunStreamEvent,
   type RunView,
 } from '#workflow/nest';
@@ -98,9 +98,9 @@ export class RunAdmission {
       if (inserted.run.requestHash !== request.requestHash) {
         throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used for another request to this workflow');
       }
-      watch = watch && (await this.waiter.watch(String(inserted.run._id)).catch(() => undefined));
+      watch = watch && (await this.waiter.watch(inserted.run.id).catch(() => undefined));
     }
-    const runId = String(inserted.run._id);
+    const runId = inserted.run.id;
     try {
       if (inserted.created) await this.enqueue(runId, request);
       return await this.answer(inserted.run, !inserted.created, watch, waitMs);
@@ -131,7 +131,7 @@ export class RunAdmission {
     }
   }
 
-  private async answer(run: RunDoc, replayed: boolean, watch: RunWatch | undefined, waitMs: number): Promise<StartedRun> {
+  private async answer(run: RunRecord, replayed: boolean, watch: RunWatch | undefined, waitMs: number): Promise<StartedRun> {
     const view = toRunView(run);
     // A run just created is known to be queued; a replayed one is read again (it may have moved on).
     const latest = watch ? ((await watch.until(waitMs, replayed ? undefined : view)) ?? view) : view;

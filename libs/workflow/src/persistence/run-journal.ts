@@ -5,7 +5,7 @@ import { fromJsonText, toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 import { toExecutionDoc, toExecutionRecord } from './node-execution.repository.js';
 import type { NodeExecutionDoc } from './node-execution.schema.js';
-import type { RunCompletion } from './run.repository.js';
+import type { RunCompletion } from './run-documents.js';
 
 /** What a marker says: a claim began, a tool call is about to be sent, the run paused, the run ended. */
 export type JournalMarkerKind = 'claim' | 'call' | 'pause' | 'end';
