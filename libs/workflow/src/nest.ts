@@ -11,6 +11,7 @@ export * from './tracing/tracing.js';
 
 // Queue: the API ↔ worker contract
 export * from './queue/run-queue.js';
+export { QUEUES, openQueue, openWorker, type QueueKind, type WorkerTuning } from './queue/job-queues.js';
 export * from './queue/run-jobs.js';
 export * from './queue/run-stream.js';
 export { RunQueueProducer, type RunJobState } from './queue/run-queue-producer.js';
