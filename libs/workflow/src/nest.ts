@@ -64,7 +64,6 @@ export { LLM_CLIENT, LlmModule } from './llm/llm.module.js';
 export * from './persistence/provider.repository.js';
 
 // Workflows and runs: stored definitions and versions, runs, node executions (the MongoDB RunStore)
-export type { WorkflowDoc, WorkflowVersionDoc } from './persistence/workflow.schema.js';
 export * from './persistence/run-record.js';
 export type { NewRun, RunCompletion, RunTrigger } from './persistence/run-documents.js';
 export * from './persistence/run-input.js';
@@ -72,7 +71,9 @@ export {
   WorkflowRepository,
   type StoredWorkflow,
   type StoredWorkflowVersion,
+  type WorkflowRecord,
   type WorkflowReferences,
+  type WorkflowVersionSummary,
 } from './persistence/workflow.repository.js';
 export { RunRepository, type InsertRunResult, type RunPause } from './persistence/run.repository.js';
 export { RunSessionRepository, type RunMcpSession } from './persistence/run-session.repository.js';
