@@ -75,7 +75,7 @@ export class ReplayRun {
     const id = newStoredId();
     // Written before the run exists: no worker can claim it without them.
     if (plan.records.length > 0) {
-      await this.executions.saveExecutions(plan.records.map((record, index) => ({ ...record, runId: String(id), seq: index + 1 })));
+      await this.executions.saveExecutions(plan.records.map((record, index) => ({ ...record, runId: id, seq: index + 1 })));
     }
     return this.admission.accept(
       { id, workflowId, version: versionNumber, inputs: shown, replayOf: runId, ...(secretInputs && { secretInputs }) },

@@ -83,7 +83,7 @@ export class RunAdmission {
     const waitMs = Math.min(options.waitMs ?? 0, MAX_WAIT_MS);
     // The id is chosen here so that `?wait` subscribes while the run is inserted, not after.
     const id = request.id ?? newStoredId();
-    const early = waitMs > 0 ? this.waiter.watch(String(id)) : undefined;
+    const early = waitMs > 0 ? this.waiter.watch(id) : undefined;
     const inserted = await this.runs
       .insert({ ...request, id, idempotencyKey, requestHash: idempotencyKey && request.requestHash, triggeredBy: options.triggeredBy })
       .catch((error: unknown) => {
@@ -112,10 +112,10 @@ export class RunAdmission {
   /** Stores and enqueues a run like `accept`, watching it (every live event to `onEvent`) from before the insert. */
   async launch(request: LaunchRequest, onEvent?: (event: RunStreamEvent) => void): Promise<LaunchedRun> {
     const id = newStoredId();
-    const watch = await this.waiter.watch(String(id), onEvent);
+    const watch = await this.waiter.watch(id, onEvent);
     try {
       const inserted = await this.runs.insert({ ...request, id });
-      await this.enqueue(String(id), request);
+      await this.enqueue(id, request);
       return { run: toRunView(inserted.run), watch };
     } catch (error) {
       watch.close();
