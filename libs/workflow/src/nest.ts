@@ -78,7 +78,7 @@ export {
 export { RunRepository, type InsertRunResult, type RunPause } from './persistence/run.repository.js';
 export { RunSessionRepository, type RunMcpSession } from './persistence/run-session.repository.js';
 export { NodeExecutionRepository, toExecutionRecord, type LoggedExecutionDoc } from './persistence/node-execution.repository.js';
-export { RunJournal, StaleClaimError, type JournalMarkerDoc, type JournalMarkerKind } from './persistence/run-journal.js';
+export { RunJournal, RunJournals, StaleClaimError, type JournalMarkerDoc, type JournalMarkerKind } from './persistence/run-journal.js';
 export {
   RunHistoryRepository,
   type RetentionPolicy,

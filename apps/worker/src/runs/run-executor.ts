@@ -19,8 +19,8 @@ import {
   MAX_RUN_CLAIMS,
   NODE_REGISTRY,
   isStoredId,
-  NodeExecutionRepository,
   RunJournal,
+  RunJournals,
   RunQueueProducer,
   RunRepository,
   StaleClaimError,
@@ -61,7 +61,7 @@ export class RunExecutor {
     @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
     @Optional() @Inject(ENGINE_EXTRAS) private readonly extras: Record<string, unknown> | undefined,
     private readonly runs: RunRepository,
-    private readonly executions: NodeExecutionRepository,
+    private readonly journals: RunJournals,
     private readonly preparer: RunPreparer,
     private readonly sessions: RunSessions,
     private readonly publisher: RunEventsPublisher,
@@ -122,7 +122,7 @@ export class RunExecutor {
   private async run(handle: RunHandle, run: RunRecord, lease: string, prepared: PreparedRun): Promise<ExecutionResult> {
     const [version, journal] = await Promise.all([
       prepared.definition,
-      this.fenced(() => RunJournal.claim(this.executions.executions, handle.runId, run.claims === 1)),
+      this.fenced(() => this.journals.claim(handle.runId, run.claims === 1)),
     ]);
     if (journal === 'lost') return 'lost';
     if (journal.ended) {
