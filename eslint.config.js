@@ -113,6 +113,28 @@ export default tseslint.config(
     leaveSrc: true,
     message: 'libs/mcp is the MCP client alone: no Nest, no store, no queue, no workflow.',
   }),
+  {
+    // Its own rule (typescript-eslint's, which lets type imports through), so it adds to the
+    // boundaries above instead of replacing their `no-restricted-imports` options.
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    ignores: [...SPECS, 'libs/workflow/src/queue/job-queues.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'bullmq',
+              importNames: ['Queue', 'Worker', 'QueueEvents', 'FlowProducer'],
+              allowTypeImports: true,
+              message:
+                '[one-queue-owner] queues and workers are opened by libs/workflow/src/queue/job-queues.ts (openQueue, openWorker), where every queue has its entry.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   ...['apps/api/src', 'apps/worker/src'].flatMap((folder) =>
     boundary({
       name: 'apps-above-the-store',

@@ -1,5 +1,5 @@
 import { Queue, Worker } from 'bullmq';
-import type { Model } from 'mongoose';
+import { Types, type Model } from 'mongoose';
 import { redisConnectionOptions, RunRepository, type AppConfig, type RunDoc } from '#workflow/nest';
 import { rawMcpClient, throughput } from './runs-floor.js';
 
@@ -33,7 +33,7 @@ export async function measureDurableFloor(
     await client.echo(`floor ${index++}`);
     await client.close();
     await runModel.updateOne(
-      { _id: run._id },
+      { _id: new Types.ObjectId(run.id) },
       { $set: { status: 'succeeded', finishedAt: new Date(), durationMs: 1, outputs: '{"echoed":"floor"}' } },
     );
   };

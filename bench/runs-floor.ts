@@ -174,15 +174,15 @@ export async function storeFloor(mongoUrl: string, count: number, inFlight: numb
   };
   const oneRun = async () => {
     const { run: inserted } = await runs.insert({ workflowId, version: 1, inputs: { message: 'floor' } });
-    const runId = String(inserted._id);
+    const runId = inserted.id;
     const run = await runs.claim(runId, 'lease');
     if (!run) throw new Error('store floor: claim failed');
     const session = { toolsetId: 'floor', sessionId: runId };
-    await sessions.record(run._id, session);
+    await sessions.record(run.id, session);
     for (let seq = 1; seq <= 3; seq++) await executions.saveExecution(record(runId, seq));
     if (!(await runs.finish(run, 'lease', { status: 'succeeded', outputs: { echoed: 'floor' }, finishedAt: new Date() })))
       throw new Error('store floor: finish failed');
-    await sessions.forget(run._id, [session]);
+    await sessions.forget(run.id, [session]);
   };
   try {
     const times: number[] = [];

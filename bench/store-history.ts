@@ -91,9 +91,9 @@ export async function makeHistory(store: BenchStore, count: number, workflowIds:
       version: 1,
       inputs: { message: `history ${index}` },
     });
-    ids.push(run._id);
+    ids.push(new Types.ObjectId(run.id));
     // One insert of the three, as a run's durable write carries the records deferred before it.
-    await store.executions.saveExecutions([1, 2, 3].map((seq) => benchRecord(String(run._id), seq)));
+    await store.executions.saveExecutions([1, 2, 3].map((seq) => benchRecord(run.id, seq)));
   });
   const statuses = ['succeeded', 'succeeded', 'succeeded', 'failed'] as const;
   for (let offset = 0; offset < ids.length; offset += 500) {

@@ -34,7 +34,7 @@ async function measure(store: BenchStore, workflowIds: string[]): Promise<Figure
   const times: Record<Operation, number[]> = { claim: [], nodeRecord: [], finish: [], logRead: [], listByWorkflowAndStatus: [] };
   for (let index = 0; index < SAMPLES; index++) {
     const { run: inserted } = await store.runs.insert({ workflowId: workflowIds[0], version: 1, inputs: { message: 'measured' } });
-    const runId = String(inserted._id);
+    const runId = inserted.id;
     let claimed: Awaited<ReturnType<typeof store.runs.claim>>;
     await timed(times.claim, async () => (claimed = await store.runs.claim(runId, 'lease')));
     if (!claimed) throw new Error('claim failed');

@@ -83,6 +83,11 @@ export async function dropTestData(config: AppConfig): Promise<void> {
   } finally {
     await connection.close();
   }
+  await dropQueueKeys(config);
+}
+
+/** Removes a test's BullMQ keys (everything under its `QUEUE_PREFIX`). */
+export async function dropQueueKeys(config: AppConfig): Promise<void> {
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
   try {
     const keys = await redis.keys(`${config.queuePrefix}:*`);

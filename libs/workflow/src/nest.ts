@@ -11,13 +11,14 @@ export * from './tracing/tracing.js';
 
 // Queue: the API ↔ worker contract
 export * from './queue/run-queue.js';
+export { QUEUES, openQueue, openWorker, type QueueKind, type WorkerTuning } from './queue/job-queues.js';
 export * from './queue/run-jobs.js';
 export * from './queue/run-stream.js';
 export { RunQueueProducer, type RunJobState } from './queue/run-queue-producer.js';
 
 // Persistence: collections shared by API and worker; ids and cursor pages without mongoose in the apps
 export * from './persistence/persistence.module.js';
-export { isStoredId, newStoredId, toStoredId } from './persistence/object-ids.js';
+export { isStoredId, newStoredId } from './persistence/object-ids.js';
 export type { Page, PageRequest } from './persistence/paging.js';
 
 // Secrets: AES-256-GCM at rest (toolset headers, provider API keys)
@@ -43,16 +44,14 @@ export {
 export { StdioRefusedError, stdioRefusal, type StdioRefusalCode } from './stdio/stdio-policy.js';
 export { ToolsetSnapshots, type ToolsetSnapshot } from './toolsets/toolset-snapshots.js';
 export { ToolsetHealthChecker, type ToolsetHealth } from './toolsets/toolset-health.js';
-export * from './persistence/tool-call.schema.js';
 export { ToolCallRepository, percentileRank, type ToolCallRecord, type ToolUsage } from './persistence/tool-call.repository.js';
-export * from './persistence/toolset-change.schema.js';
+export type { ToolsetChangeSource } from './persistence/toolset-change.schema.js';
 export { ToolsetChangeRepository, type ToolsetChange } from './persistence/toolset-change.repository.js';
 export { ToolsetRefresher, type RefreshOutcome } from './toolsets/toolset-refresher.js';
 export { diffTools, type ToolDiff } from './persistence/tool-diff.js';
 export * from './queue/toolset-refresh-queue.js';
 export { ToolsetStoreModule } from './toolsets/toolset-store.module.js';
 // OAuth toolsets: grants sealed in oauth_grants, renewals locked in Redis, the authorization's two halves
-export * from './persistence/oauth-grant.schema.js';
 export { OAuthGrantRepository, type OAuthStatus } from './persistence/oauth-grant.repository.js';
 export { OAuthRedis, OAuthLockTimeoutError } from './oauth/oauth-redis.js';
 export * from './oauth/toolset-oauth.js';
@@ -62,37 +61,24 @@ export { OutboundHttp, OutboundModule } from './outbound/outbound.module.js';
 export type { ProviderResolver } from './llm/provider-resolver.js';
 export { createOpenAiLlmClient, type OpenAiLlmClientOptions } from './llm/openai-llm-client.js';
 export { LLM_CLIENT, LlmModule } from './llm/llm.module.js';
-export * from './persistence/provider.schema.js';
 export * from './persistence/provider.repository.js';
 
 // Workflows and runs: stored definitions and versions, runs, node executions (the MongoDB RunStore)
-export * from './persistence/workflow.schema.js';
-export * from './persistence/run.schema.js';
+export * from './persistence/run-record.js';
+export type { NewRun, RunCompletion, RunTrigger } from './persistence/run-documents.js';
 export * from './persistence/run-input.js';
-export * from './persistence/node-execution.schema.js';
-export * from './persistence/run-session.schema.js';
 export {
   WorkflowRepository,
   type StoredWorkflow,
   type StoredWorkflowVersion,
+  type WorkflowRecord,
   type WorkflowReferences,
+  type WorkflowVersionSummary,
 } from './persistence/workflow.repository.js';
-export {
-  RunRepository,
-  type RunTrigger,
-  type NewRun,
-  type InsertRunResult,
-  type RunCompletion,
-  type RunPause,
-} from './persistence/run.repository.js';
-export { RunSessionRepository } from './persistence/run-session.repository.js';
-export {
-  finalExecutions,
-  NodeExecutionRepository,
-  toExecutionRecord,
-  type LoggedExecutionDoc,
-} from './persistence/node-execution.repository.js';
-export { RunJournal, StaleClaimError, type JournalMarkerDoc, type JournalMarkerKind } from './persistence/run-journal.js';
+export { RunRepository, type InsertRunResult, type RunPause } from './persistence/run.repository.js';
+export { RunSessionRepository, type RunMcpSession } from './persistence/run-session.repository.js';
+export { NodeExecutionRepository, toExecutionRecord, type LoggedExecutionDoc } from './persistence/node-execution.repository.js';
+export { RunJournal, RunJournals, StaleClaimError, type JournalMarkerDoc, type JournalMarkerKind } from './persistence/run-journal.js';
 export {
   RunHistoryRepository,
   type RetentionPolicy,
@@ -101,7 +87,12 @@ export {
   type DeleteRunOutcome,
 } from './persistence/run-history.repository.js';
 export { WorkflowStoreModule } from './persistence/workflow-store.module.js';
-export * from './persistence/mcp-server.schema.js';
+// The stored shapes of runs and their records, for benchmarks and store tests that build the
+// repositories over their own collections; the apps get records from the repositories instead.
+export { RUN_MODEL, RunSchema, type RunDoc } from './persistence/run.schema.js';
+export { NODE_EXECUTION_MODEL, NodeExecutionSchema, type NodeExecutionDoc } from './persistence/node-execution.schema.js';
+export { RUN_MCP_SESSION_MODEL, RunMcpSessionSchema, type RunMcpSessionRecordDoc } from './persistence/run-session.schema.js';
+export type { PublishedToolDoc } from './persistence/mcp-server.schema.js';
 export {
   McpServerRepository,
   type McpServerRecord,
@@ -112,7 +103,6 @@ export { toRunView, toLogItem, type RunView, type LogItem, type InputRequestView
 export { NODE_REGISTRY, ENGINE_EXTRAS, NodeRegistryModule } from './runtime/node-registry.module.js';
 
 // API keys: stored hashed (the API's auth guard and key management read them here)
-export * from './persistence/api-key.schema.js';
 export { ApiKeyRepository, type ApiKeyRecord, type NewApiKey, type StoredApiKey } from './persistence/api-key.repository.js';
 
 // Metrics: the Prometheus series of API and worker (one Metrics per application)
@@ -123,8 +113,6 @@ export { OTHER_LABEL_VALUE } from './metrics/bounded-label.js';
 
 // Triggers: schedules (BullMQ job schedulers, croner for cron) and inbound webhooks
 export * from './persistence/trigger-vocabulary.js';
-export * from './persistence/schedule.schema.js';
-export * from './persistence/webhook.schema.js';
 export { ScheduleRepository, type ScheduleRecord, type ScheduleTiming, type NewSchedule } from './persistence/schedule.repository.js';
 export { WebhookRepository, type WebhookRecord, type NewWebhook, type HookInputMapping } from './persistence/webhook.repository.js';
 export { TriggerRunsRepository, type TriggeredRunSummary } from './persistence/trigger-runs.repository.js';

@@ -44,9 +44,9 @@ export class CancelRun {
     const children = await this.runs.activeChildren(runId);
     await Promise.all(
       children.map((child) =>
-        this.execute(String(child._id)).catch((error: unknown) => {
+        this.execute(child.id).catch((error: unknown) => {
           // Already ended meanwhile (409), or the store is away: the child runs on to its own end; logged.
-          this.logger.warn({ err: error, runId: String(child._id), parentRunId: runId }, 'child run not canceled');
+          this.logger.warn({ err: error, runId: child.id, parentRunId: runId }, 'child run not canceled');
         }),
       ),
     );

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { planReplay, upstreamChanges, type ExecutionRecord, type NodeRegistry, type WorkflowDefinition } from '#workflow';
 import {
-  finalExecutions,
   newStoredId,
   NODE_REGISTRY,
   NodeExecutionRepository,
@@ -11,7 +10,7 @@ import {
   splitSecretInputs,
   toRunView,
   WorkflowRepository,
-  type RunDoc,
+  type RunRecord,
   type SecretBox,
 } from '#workflow/nest';
 import type { Principal } from '../api-keys/api-key-authenticator.js';
@@ -47,7 +46,7 @@ export class ReplayRun {
     if (!isTerminal(source)) {
       throw new ConflictError('RUN_NOT_FINISHED', `run ${runId} is ${source.status}; only a finished run can be replayed`);
     }
-    const workflowId = String(source.workflowId);
+    const workflowId = source.workflowId;
     if (!(await this.workflows.findLive(workflowId))) throw new NotFoundError('Workflow', workflowId);
     const versionNumber = body.version ?? source.version;
     const version = await this.workflows.findVersion(workflowId, versionNumber);
@@ -76,7 +75,7 @@ export class ReplayRun {
     const id = newStoredId();
     // Written before the run exists: no worker can claim it without them.
     if (plan.records.length > 0) {
-      await this.executions.saveExecutions(plan.records.map((record, index) => ({ ...record, runId: String(id), seq: index + 1 })));
+      await this.executions.saveExecutions(plan.records.map((record, index) => ({ ...record, runId: id, seq: index + 1 })));
     }
     return this.admission.accept(
       { id, workflowId, version: versionNumber, inputs: shown, replayOf: runId, ...(secretInputs && { secretInputs }) },
@@ -103,9 +102,9 @@ export class ReplayRun {
   }
 
   /** Every record of the earlier run: the stored ones (with their outputs for resume) and those its terminal write carried. */
-  private async recordsOf(run: RunDoc): Promise<ExecutionRecord[]> {
-    const stored = await this.executions.loadExecutions(String(run._id));
+  private async recordsOf(run: RunRecord): Promise<ExecutionRecord[]> {
+    const stored = await this.executions.loadExecutions(run.id);
     const seen = new Set(stored.map((record) => record.seq));
-    return [...stored, ...finalExecutions(run).filter((record) => !seen.has(record.seq))];
+    return [...stored, ...run.finalExecutions().filter((record) => !seen.has(record.seq))];
   }
 }

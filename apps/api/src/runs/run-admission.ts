@@ -5,7 +5,7 @@ import {
   RunRepository,
   toRunView,
   type NewRun,
-  type RunDoc,
+  type RunRecord,
   type RunStreamEvent,
   type RunView,
 } from '#workflow/nest';
@@ -83,7 +83,7 @@ export class RunAdmission {
     const waitMs = Math.min(options.waitMs ?? 0, MAX_WAIT_MS);
     // The id is chosen here so that `?wait` subscribes while the run is inserted, not after.
     const id = request.id ?? newStoredId();
-    const early = waitMs > 0 ? this.waiter.watch(String(id)) : undefined;
+    const early = waitMs > 0 ? this.waiter.watch(id) : undefined;
     const inserted = await this.runs
       .insert({ ...request, id, idempotencyKey, requestHash: idempotencyKey && request.requestHash, triggeredBy: options.triggeredBy })
       .catch((error: unknown) => {
@@ -98,9 +98,9 @@ export class RunAdmission {
       if (inserted.run.requestHash !== request.requestHash) {
         throw new ConflictError('IDEMPOTENCY_KEY_REUSED', 'this Idempotency-Key was already used for another request to this workflow');
       }
-      watch = watch && (await this.waiter.watch(String(inserted.run._id)).catch(() => undefined));
+      watch = watch && (await this.waiter.watch(inserted.run.id).catch(() => undefined));
     }
-    const runId = String(inserted.run._id);
+    const runId = inserted.run.id;
     try {
       if (inserted.created) await this.enqueue(runId, request);
       return await this.answer(inserted.run, !inserted.created, watch, waitMs);
@@ -112,10 +112,10 @@ export class RunAdmission {
   /** Stores and enqueues a run like `accept`, watching it (every live event to `onEvent`) from before the insert. */
   async launch(request: LaunchRequest, onEvent?: (event: RunStreamEvent) => void): Promise<LaunchedRun> {
     const id = newStoredId();
-    const watch = await this.waiter.watch(String(id), onEvent);
+    const watch = await this.waiter.watch(id, onEvent);
     try {
       const inserted = await this.runs.insert({ ...request, id });
-      await this.enqueue(String(id), request);
+      await this.enqueue(id, request);
       return { run: toRunView(inserted.run), watch };
     } catch (error) {
       watch.close();
@@ -131,7 +131,7 @@ export class RunAdmission {
     }
   }
 
-  private async answer(run: RunDoc, replayed: boolean, watch: RunWatch | undefined, waitMs: number): Promise<StartedRun> {
+  private async answer(run: RunRecord, replayed: boolean, watch: RunWatch | undefined, waitMs: number): Promise<StartedRun> {
     const view = toRunView(run);
     // A run just created is known to be queued; a replayed one is read again (it may have moved on).
     const latest = watch ? ((await watch.until(waitMs, replayed ? undefined : view)) ?? view) : view;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ExecutionRecord } from '#workflow';
-import type { RunDoc, RunStreamEvent } from '#workflow/nest';
-import { newStoredId, toLogItem, toRunView, toStoredId } from '#workflow/nest';
+import type { RunRecord, RunStreamEvent } from '#workflow/nest';
+import { newStoredId, toLogItem, toRunView } from '#workflow/nest';
 import { RunEventStream, type RunStateSource } from './run-event-stream.js';
 
-const runId = newStoredId().toHexString();
+const runId = newStoredId();
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 
 function record(
@@ -30,24 +30,25 @@ function record(
   };
 }
 
-function runDoc(status: RunDoc['status'], claims = 1): RunDoc {
+function runRecord(status: RunRecord['status'], claims = 1): RunRecord {
   return {
-    _id: toStoredId(runId),
+    id: runId,
     workflowId: newStoredId(),
     version: 1,
     status,
-    inputs: '{}',
+    inputs: {},
     createdAt: new Date(T0),
     startedAt: new Date(T0 + 1),
     ...(status !== 'running' && { finishedAt: new Date(T0 + 100) }),
     claims,
     checkedAt: new Date(T0),
+    finalExecutions: () => [],
   };
 }
 
 /** A MongoDB stand-in the test fills as the "worker" progresses. */
-function fakeSource(): RunStateSource & { run: () => Promise<RunDoc>; state: { run: RunDoc; records: ExecutionRecord[] } } {
-  const state = { run: runDoc('running'), records: [] as ExecutionRecord[] };
+function fakeSource(): RunStateSource & { run: () => Promise<RunRecord>; state: { run: RunRecord; records: ExecutionRecord[] } } {
+  const state = { run: runRecord('running'), records: [] as ExecutionRecord[] };
   return {
     state,
     run: async () => state.run,
@@ -96,7 +97,7 @@ describe('RunEventStream', () => {
       record(3, 'b', T0 + 5, T0 + 30),
       record(4, 'skip', T0 + 31, T0 + 31, 'skipped'),
     ];
-    source.state.run = runDoc('succeeded');
+    source.state.run = runRecord('succeeded');
     await stream.replay();
     expect(labels()).toEqual([
       'run.started',
@@ -162,11 +163,11 @@ describe('RunEventStream', () => {
 
   it('reads run.started from MongoDB when the replay came before the claim and its message before the subscription', async () => {
     const { source, stream, labels } = harness();
-    source.state.run = { ...runDoc('running', 0), startedAt: undefined };
+    source.state.run = { ...runRecord('running', 0), startedAt: undefined };
     await stream.replay();
     expect(labels()).toEqual([]);
     const first = record(1, 'start', T0 + 2, T0 + 3);
-    source.state.run = runDoc('running');
+    source.state.run = runRecord('running');
     source.state.records = [first];
     await stream.live(startedEvent('start', T0 + 2));
     await stream.live(finishedEvent(first));
@@ -175,9 +176,9 @@ describe('RunEventStream', () => {
 
   it('puts run.started first when the worker claimed the run between the replay reading it and reading its records', async () => {
     const { source, stream, labels } = harness();
-    const unclaimed = { ...runDoc('running', 0), startedAt: undefined };
-    const reads = [unclaimed, runDoc('running')];
-    source.run = async () => reads.shift() ?? runDoc('running');
+    const unclaimed = { ...runRecord('running', 0), startedAt: undefined };
+    const reads = [unclaimed, runRecord('running')];
+    source.run = async () => reads.shift() ?? runRecord('running');
     source.state.records = [record(1, 'start', T0 + 2, T0 + 3)];
     await stream.replay();
     await stream.live({ type: 'run.started', runId, at: at(T0 + 1), claim: 1, resumedExecutions: 0 });
@@ -196,7 +197,7 @@ describe('RunEventStream', () => {
     const { source, stream, labels, ended } = harness();
     await stream.replay();
     source.state.records = [record(1, 'a', T0 + 2, T0 + 3)];
-    source.state.run = runDoc('failed');
+    source.state.run = runRecord('failed');
     await stream.check();
     expect(labels()).toEqual(['run.started', 'node.started:a', 'node.finished:1', 'run.finished']);
     expect(ended()).toBe(true);
@@ -231,9 +232,9 @@ describe('RunEventStream', () => {
     expect(live).toEqual(['run.started', 'node.started:start', 'node.finished:1', 'node.started:a', 'node.started:b', 'node.finished:2']);
     const a = record(3, 'a', T0 + 4, T0 + 12);
     source.state.records.push(a);
-    source.state.run = runDoc('succeeded');
+    source.state.run = runRecord('succeeded');
     await stream.live(finishedEvent(a));
-    await stream.live({ type: 'run.finished', runId, at: at(T0 + 100), run: toRunView(runDoc('succeeded')) });
+    await stream.live({ type: 'run.finished', runId, at: at(T0 + 100), run: toRunView(runRecord('succeeded')) });
     const replayed = harness();
     Object.assign(replayed.source.state, source.state);
     await replayed.stream.replay();
@@ -270,7 +271,7 @@ describe('RunEventStream', () => {
       record(3, 'join', T0 + 5, T0 + 5),
       record(4, 'end', T0 + 5, T0 + 5),
     ];
-    source.state.run = runDoc('succeeded');
+    source.state.run = runRecord('succeeded');
     await stream.replay();
     expect(labels()).toEqual([
       'run.started',

@@ -1,12 +1,12 @@
 import type { ExecutionRecord } from '#workflow';
-import type { RunDoc, RunningNode, RunStreamEvent } from '#workflow/nest';
+import type { RunRecord, RunningNode, RunStreamEvent } from '#workflow/nest';
 import { toLogItem, toRunView } from '#workflow/nest';
 import { isTerminal } from './run-waiter.js';
 
 /** What a stream reads from MongoDB: the run, and its executions after a seq (`run`: the run just read). */
 export interface RunStateSource {
-  run(): Promise<RunDoc | undefined>;
-  executionsAfter(seq: number, run: RunDoc): Promise<ExecutionRecord[]>;
+  run(): Promise<RunRecord | undefined>;
+  executionsAfter(seq: number, run: RunRecord): Promise<ExecutionRecord[]>;
 }
 
 type Write = (event: RunStreamEvent) => void;

@@ -1,10 +1,10 @@
 import type { Logger } from '@nestjs/common';
-import { Queue, Worker } from 'bullmq';
-import { redisConnectionOptions, type AppConfig } from '#workflow/nest';
+import type { Queue, Worker } from 'bullmq';
+import { openQueue, openWorker, QUEUES, type AppConfig, type QueueKind } from '#workflow/nest';
 
 export interface PeriodicJobSpec {
-  /** The BullMQ queue the job lives on (one per kind of periodic work). */
-  queueName: string;
+  /** The queue the job lives on (one per kind of periodic work). */
+  queue: QueueKind;
   /** The job scheduler's id: every worker upserts the same one, so one job per interval in all. */
   schedulerId: string;
   jobName: string;
@@ -32,12 +32,12 @@ export class PeriodicJob {
     private readonly spec: PeriodicJobSpec,
     private readonly logger: Logger,
   ) {
-    const options = { connection: redisConnectionOptions(config, true), prefix: config.queuePrefix };
-    this.queue = new Queue(spec.queueName, options);
-    this.queue.on('error', (error) => this.logger.warn({ err: error }, `${spec.queueName} queue error`));
+    const { name } = QUEUES[spec.queue];
+    this.queue = openQueue(config, spec.queue);
+    this.queue.on('error', (error) => this.logger.warn({ err: error }, `${name} queue error`));
     if (spec.everyMs > 0) {
-      this.worker = new Worker(spec.queueName, () => spec.run(), { ...options, concurrency: 1 });
-      this.worker.on('error', (error) => this.logger.warn({ err: error }, `${spec.queueName} worker error`));
+      this.worker = openWorker(config, spec.queue, () => spec.run(), { concurrency: 1 });
+      this.worker.on('error', (error) => this.logger.warn({ err: error }, `${name} worker error`));
     }
   }
 
@@ -58,7 +58,7 @@ export class PeriodicJob {
         : this.queue.removeJobScheduler(schedulerId);
     return scheduled.then(
       () => undefined,
-      (error: unknown) => this.logger.warn({ err: error }, `${this.spec.queueName} schedule not updated`),
+      (error: unknown) => this.logger.warn({ err: error }, `${QUEUES[this.spec.queue].name} schedule not updated`),
     );
   }
 

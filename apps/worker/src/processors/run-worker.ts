@@ -1,14 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import {
-  APP_CONFIG,
-  RUN_JOB_ATTEMPTS,
-  RUN_QUEUE_NAME,
-  redisConnectionOptions,
-  RunRepository,
-  type AppConfig,
-  type RunJobData,
-} from '#workflow/nest';
+import { UnrecoverableError, type Job, type Worker } from 'bullmq';
+import { APP_CONFIG, openWorker, RUN_JOB_ATTEMPTS, RunRepository, type AppConfig, type RunJobData } from '#workflow/nest';
 import { ENGINE_ERROR_CODES } from '#workflow';
 import { RunProcessor } from './run.processor.js';
 import { ActiveRuns } from '../runs/active-runs.js';
@@ -36,9 +28,7 @@ export class RunWorker implements OnApplicationBootstrap, BeforeApplicationShutd
 
   onApplicationBootstrap(): void {
     const { recovery, worker } = this.config;
-    this.worker = new Worker<RunJobData, string>(RUN_QUEUE_NAME, (job, token) => this.processor.process(job, token), {
-      connection: redisConnectionOptions(this.config, true),
-      prefix: this.config.queuePrefix,
+    this.worker = openWorker<RunJobData, string>(this.config, 'runs', (job, token) => this.processor.process(job, token), {
       concurrency: worker.concurrency,
       lockDuration: recovery.lockDurationMs,
       stalledInterval: recovery.stalledIntervalMs,

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { APP_CONFIG, RUN_RETENTION_QUEUE_NAME, RunHistoryRepository, ToolCallRepository, type AppConfig } from '#workflow/nest';
+import { APP_CONFIG, RunHistoryRepository, ToolCallRepository, type AppConfig } from '#workflow/nest';
 import { PeriodicJob } from '../periodic/periodic-job.js';
 
 const RETENTION_SCHEDULER_ID = 'prune-finished-runs';
@@ -30,7 +30,7 @@ export class RunRetention implements OnApplicationBootstrap, BeforeApplicationSh
     this.job = new PeriodicJob(
       this.config,
       {
-        queueName: RUN_RETENTION_QUEUE_NAME,
+        queue: 'runRetention',
         schedulerId: RETENTION_SCHEDULER_ID,
         jobName: 'prune',
         everyMs: this.enabled ? this.config.retention.intervalMs : 0,

@@ -17,11 +17,11 @@ import {
   toRunView,
   withInputDefaults,
   WorkflowRepository,
-  type RunDoc,
+  type RunRecord,
   type SecretBox,
 } from '#workflow/nest';
 
-function childOf(doc: RunDoc): ChildRun {
+function childOf(doc: RunRecord): ChildRun {
   const view = toRunView(doc);
   return {
     runId: view.id,
@@ -52,7 +52,7 @@ export class ChildRunStarter {
   ) {}
 
   /** The port for one parent run (its depth decides whether it may start children). */
-  portFor(parent: Pick<RunDoc, 'depth'>): ChildRuns {
+  portFor(parent: Pick<RunRecord, 'depth'>): ChildRuns {
     return {
       start: async (request) => {
         const child = await this.start(request, (parent.depth ?? 0) + 1);
@@ -104,8 +104,8 @@ export class ChildRunStarter {
   }
 
   /** A child found queued is enqueued again: its job id is the run's, so a run already on the queue is not added twice. */
-  private async started(run: RunDoc): Promise<ChildRun> {
-    if (run.status === 'queued') await this.queue.enqueue(String(run._id), { workflowId: String(run.workflowId), version: run.version });
+  private async started(run: RunRecord): Promise<ChildRun> {
+    if (run.status === 'queued') await this.queue.enqueue(run.id, { workflowId: run.workflowId, version: run.version });
     return childOf(run);
   }
 
@@ -114,26 +114,26 @@ export class ChildRunStarter {
    * re-check). With `wokenAfterPause` on the other side, a child ending while its parent is still
    * pausing cannot be missed: either this sees the parent waiting, or the parent sees the child ended.
    */
-  async wakeParent(child: RunDoc): Promise<void> {
+  async wakeParent(child: RunRecord): Promise<void> {
     if (!child.parentRunId || !child.parentNodeId) return;
     await this.wake(String(child.parentRunId), child.parentNodeId);
   }
 
   /** A run just paused on a node whose child has already ended is queued again at once. */
-  async wokenAfterPause(parent: RunDoc): Promise<void> {
+  async wokenAfterPause(parent: RunRecord): Promise<void> {
     const nodeId = parent.inputRequest?.nodeId;
-    const key = `${String(parent._id)}:${nodeId}`;
+    const key = `${parent.id}:${nodeId}`;
     const childRunId = nodeId && this.awaited.get(key);
     if (!nodeId || !childRunId) return;
     this.awaited.delete(key);
     const child = await this.runs.findById(childRunId).catch(() => undefined);
-    if (child && (FINISHED_RUN_STATUSES as readonly string[]).includes(child.status)) await this.wake(String(parent._id), nodeId);
+    if (child && (FINISHED_RUN_STATUSES as readonly string[]).includes(child.status)) await this.wake(parent.id, nodeId);
   }
 
   private async wake(parentRunId: string, nodeId: string): Promise<void> {
     try {
       const parent = await this.runs.resumeWaitingOn(parentRunId, nodeId);
-      if (parent) await this.queue.enqueue(String(parent._id), { workflowId: String(parent.workflowId), version: parent.version });
+      if (parent) await this.queue.enqueue(parent.id, { workflowId: parent.workflowId, version: parent.version });
     } catch (error) {
       // The parent's re-check (CHILD_RECHECK_MS) or the recovery sweep takes it from here.
       this.logger.warn({ err: error, parentRunId }, 'parent run not woken');

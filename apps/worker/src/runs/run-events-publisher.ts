@@ -9,7 +9,7 @@ import {
   toLogItem,
   toRunView,
   type AppConfig,
-  type RunDoc,
+  type RunRecord,
   type RunningNode,
   type RunStreamEvent,
 } from '#workflow/nest';
@@ -76,14 +76,14 @@ export class RunEventsPublisher implements OnApplicationShutdown {
     };
   }
 
-  runFinished(run: RunDoc): void {
+  runFinished(run: RunRecord): void {
     this.metrics.runFinished(run);
     const view = toRunView(run);
     this.publish({ type: 'run.finished', runId: view.id, at: view.finishedAt ?? new Date().toISOString(), run: view });
   }
 
   /** Once MongoDB holds the run `waiting` with its request. */
-  runWaiting(run: RunDoc): void {
+  runWaiting(run: RunRecord): void {
     const view = toRunView(run);
     this.publish({ type: 'run.waiting', runId: view.id, at: view.inputRequest?.requestedAt ?? new Date().toISOString(), run: view });
   }

@@ -8,6 +8,7 @@ import {
   systemClock,
   type EngineLimits,
   type NodeRegistry,
+  type RunError,
   type RunOutcome,
   type ExecutionRecord,
 } from '#workflow';
@@ -18,17 +19,14 @@ import {
   MAX_RUN_CLAIMS,
   NODE_REGISTRY,
   isStoredId,
-  NodeExecutionRepository,
   RunJournal,
+  RunJournals,
   RunQueueProducer,
   RunRepository,
   StaleClaimError,
-  toRunView,
-  toStoredId,
   type AppConfig,
-  type RunDoc,
+  type RunRecord,
   type RunCompletion,
-  type RunErrorDoc,
 } from '#workflow/nest';
 import type { RunHandle } from './active-runs.js';
 import { ChildRunStarter } from './child-runs.js';
@@ -63,7 +61,7 @@ export class RunExecutor {
     @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
     @Optional() @Inject(ENGINE_EXTRAS) private readonly extras: Record<string, unknown> | undefined,
     private readonly runs: RunRepository,
-    private readonly executions: NodeExecutionRepository,
+    private readonly journals: RunJournals,
     private readonly preparer: RunPreparer,
     private readonly sessions: RunSessions,
     private readonly publisher: RunEventsPublisher,
@@ -83,7 +81,7 @@ export class RunExecutor {
       if (claimed && claimed.claims > 1) await this.sessions.endLeftovers(claimed);
       return claimed;
     });
-    const early = plan && isStoredId(handle.runId) ? this.preparer.prepare(toStoredId(handle.runId), plan, taken) : undefined;
+    const early = plan && isStoredId(handle.runId) ? this.preparer.prepare(handle.runId, plan, taken) : undefined;
     const run = await taken.catch(async (error: unknown) => {
       await early?.close();
       throw error;
@@ -101,7 +99,7 @@ export class RunExecutor {
       if (run.cancelRequestedAt) handle.stop('cancel');
       if (!prepared?.matches(run)) {
         await prepared?.close();
-        prepared = this.preparer.prepare(run._id, { workflowId: String(run.workflowId), version: run.version }, taken);
+        prepared = this.preparer.prepare(run.id, { workflowId: run.workflowId, version: run.version }, taken);
       }
       try {
         return await this.run(handle, run, lease, prepared);
@@ -121,10 +119,10 @@ export class RunExecutor {
    * run-journal.ts); the pool is closed before the terminal write. A claim that finds the run
    * ended by an earlier one finishes it from that record; one that loses the run stops ('lost').
    */
-  private async run(handle: RunHandle, run: RunDoc, lease: string, prepared: PreparedRun): Promise<ExecutionResult> {
+  private async run(handle: RunHandle, run: RunRecord, lease: string, prepared: PreparedRun): Promise<ExecutionResult> {
     const [version, journal] = await Promise.all([
       prepared.definition,
-      this.fenced(() => RunJournal.claim(this.executions.executions, handle.runId, run.claims === 1)),
+      this.fenced(() => this.journals.claim(handle.runId, run.claims === 1)),
     ]);
     if (journal === 'lost') return 'lost';
     if (journal.ended) {
@@ -151,7 +149,7 @@ export class RunExecutor {
       runWorkflow({
         runId: handle.runId,
         workflow: version,
-        inputs: toRunView(run).inputs,
+        inputs: run.inputs,
         registry: this.registry,
         services: {
           tools,
@@ -196,7 +194,7 @@ export class RunExecutor {
    * so far stored on the run.
    */
   private async pause(
-    run: RunDoc,
+    run: RunRecord,
     lease: string,
     outcome: RunOutcome,
     prepared: PreparedRun,
@@ -217,7 +215,7 @@ export class RunExecutor {
     if (resumeAt) await this.scheduleWake(paused, resumeAt, plan.inputRequest.requestedAt);
     this.publisher.runWaiting(paused);
     await this.children.wokenAfterPause(paused);
-    this.logger.log({ runId: String(run._id), nodeId: plan.inputRequest.nodeId, claim: run.claims }, 'run waiting for input');
+    this.logger.log({ runId: run.id, nodeId: plan.inputRequest.nodeId, claim: run.claims }, 'run waiting for input');
     return 'finished';
   }
 
@@ -226,7 +224,7 @@ export class RunExecutor {
    * overlap it). `pending`: the records the engine deferred and no write carried yet.
    */
   private async settle(
-    run: RunDoc,
+    run: RunRecord,
     lease: string,
     handle: RunHandle,
     outcome: RunOutcome & { status: RunCompletion['status'] },
@@ -239,7 +237,7 @@ export class RunExecutor {
       if (handle.cause === 'lease-lost') return 'lost';
       // Handed back, the run's log keeps what this worker did (a resume would recompute it otherwise).
       if (pending.length > 0 && (await this.fenced(() => journal.appendRecords(pending))) === 'lost') return 'lost';
-      await this.runs.release(run._id, lease);
+      await this.runs.release(run.id, lease);
       return 'handed-back';
     }
     const { nodesExecuted, nodesSkipped, nodesFailed } = outcome.stats;
@@ -260,7 +258,7 @@ export class RunExecutor {
 
   /** The terminal write of a completion the journal holds (this claim's, or an earlier one's that did not reach the run). */
   private async complete(
-    run: RunDoc,
+    run: RunRecord,
     lease: string,
     handle: RunHandle,
     completion: RunCompletion,
@@ -275,23 +273,23 @@ export class RunExecutor {
   }
 
   /** The paused run's scheduled resume. Without Redis now (or if Redis loses it), the recovery sweep schedules it again once it is overdue. */
-  private async scheduleWake(run: RunDoc, at: Date, pausedAt: Date): Promise<void> {
+  private async scheduleWake(run: RunRecord, at: Date, pausedAt: Date): Promise<void> {
     try {
-      await this.queue.scheduleWake(String(run._id), at, pausedAt, { workflowId: String(run.workflowId), version: run.version });
+      await this.queue.scheduleWake(run.id, at, pausedAt, { workflowId: run.workflowId, version: run.version });
     } catch (error) {
       this.logger.warn(
-        { err: error, runId: String(run._id) },
+        { err: error, runId: run.id },
         'scheduled resume not enqueued (Redis unreachable): the recovery sweep schedules it once it is overdue',
       );
     }
   }
 
-  private async fail(run: RunDoc, lease: string, error: RunErrorDoc): Promise<ExecutionResult> {
+  private async fail(run: RunRecord, lease: string, error: RunError): Promise<ExecutionResult> {
     const finished = await this.runs.finish(run, lease, { status: 'failed', error, finishedAt: new Date() });
     if (!finished) return 'lost';
     this.publisher.runFinished(finished);
     await this.children.wakeParent(finished);
-    this.logger.warn({ runId: String(run._id), code: error.code }, error.message);
+    this.logger.warn({ runId: run.id, code: error.code }, error.message);
     return 'finished';
   }
 }

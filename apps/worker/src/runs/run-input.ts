@@ -1,6 +1,6 @@
 import type { ElicitationAnswer, ElicitationDeferral, ElicitationRequest, InputResponses, PendingInput } from '#mcp';
 import type { ElicitationRecord, PauseRequest, PauseState, RunPauses } from '#workflow';
-import type { InputRequestDoc, RunInputState } from '#workflow/nest';
+import type { RunInputRequest, RunInputState } from '#workflow/nest';
 import { PromiseMemo } from './promise-memo.js';
 
 /** How a `pause` node's call answers: the answers given so far (in order), then it defers. */
@@ -12,7 +12,7 @@ export interface PausedCall {
 
 /** What the worker stores when the run pauses on a node (`inputState` sealed). */
 export interface RunPausePlan {
-  inputRequest: InputRequestDoc;
+  inputRequest: RunInputRequest;
   inputState: string;
 }
 
@@ -90,7 +90,7 @@ export class RunInput implements RunPauses {
       inputRequest: {
         nodeId,
         message: request.message,
-        requestedSchema: JSON.stringify(request.requestedSchema),
+        requestedSchema: request.requestedSchema,
         requestedAt: now,
         ...(resumeAt !== undefined && { resumeAt: new Date(resumeAt) }),
       },

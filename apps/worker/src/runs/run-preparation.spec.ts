@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { newStoredId, toStoredId } from '#workflow/nest';
+import { newStoredId } from '#workflow/nest';
 import type { McpHttpTarget } from '#mcp';
 import { startFixtureServer, waitUntil, type FixtureServer } from '#mcp/testing';
 import { createDefaultNodeRegistry, DEFAULT_ENGINE_LIMITS, type WorkflowDefinition } from '#workflow';
@@ -7,8 +7,8 @@ import {
   createSecretBox,
   type AppConfig,
   type HttpConnectionSpec,
-  type RunDoc,
-  type RunMcpSessionDoc,
+  type RunRecord,
+  type RunMcpSession,
   type RunSessionRepository,
   type ToolsetSnapshot,
   type ToolsetSnapshots,
@@ -44,10 +44,10 @@ function workflow(edges: WorkflowDefinition['edges'], toolsets: Record<string, s
 describe('RunPreparer', () => {
   let server: FixtureServer;
   const reads: string[] = [];
-  const recorded: RunMcpSessionDoc[] = [];
+  const recorded: RunMcpSession[] = [];
   let preparer: RunPreparer;
   const definition = workflow([{ source: 'start', target: 'a' }], { a: 'ts-1' });
-  const plan = { workflowId: newStoredId().toHexString(), version: 3 };
+  const plan = { workflowId: newStoredId(), version: 3 };
 
   beforeAll(async () => {
     server = await startFixtureServer();
@@ -60,7 +60,7 @@ describe('RunPreparer', () => {
       targetFor: (spec: HttpConnectionSpec): McpHttpTarget => ({ url: spec.url, transport: spec.transport }),
     } as unknown as ToolsetTargets;
     const runs = {
-      record: async (_id: unknown, session: RunMcpSessionDoc) => void recorded.push(session),
+      record: async (_id: unknown, session: RunMcpSession) => void recorded.push(session),
     } as unknown as RunSessionRepository;
     const workflows = { findVersion: async () => ({ definition }) } as unknown as WorkflowRepository;
     const config = { limits: { callTimeoutMs: DEFAULT_ENGINE_LIMITS.callTimeoutMs } } as AppConfig;
@@ -79,12 +79,12 @@ describe('RunPreparer', () => {
   it('connects ahead to the toolsets the run surely calls, records the session once the run is held, and calls through it', async () => {
     reads.length = 0;
     recorded.length = 0;
-    let hold: (run: RunDoc | undefined) => void = () => undefined;
-    const taken = new Promise<RunDoc | undefined>((resolve) => (hold = resolve));
+    let hold: (run: RunRecord | undefined) => void = () => undefined;
+    const taken = new Promise<RunRecord | undefined>((resolve) => (hold = resolve));
     const prepared = preparer.prepare(newStoredId(), plan, taken);
     await waitUntil(() => server.sessions() === 1, 2_000, 'a session opened ahead');
     expect(recorded).toEqual([]);
-    hold({ _id: newStoredId(), workflowId: toStoredId(plan.workflowId), version: 3 } as RunDoc);
+    hold({ id: newStoredId(), workflowId: plan.workflowId, version: 3 } as RunRecord);
     const result = await prepared.invoker.callTool({
       toolsetId: 'ts-1',
       tool: 'echo',
@@ -109,7 +109,7 @@ describe('RunPreparer', () => {
 
   it('ends a session opened ahead without recording it when the run turns out not to be this worker’s', async () => {
     recorded.length = 0;
-    let hold: (run: RunDoc | undefined) => void = () => undefined;
+    let hold: (run: RunRecord | undefined) => void = () => undefined;
     const prepared = preparer.prepare(newStoredId(), plan, new Promise((resolve) => (hold = resolve)));
     await waitUntil(() => server.sessions() === 1, 2_000, 'a session opened ahead');
     hold(undefined);
@@ -121,7 +121,7 @@ describe('RunPreparer', () => {
 
   it('tells whether a claimed run is the one the job announced', () => {
     const prepared = preparer.prepare(newStoredId(), plan, Promise.resolve(undefined));
-    const run = (version: number) => ({ workflowId: toStoredId(plan.workflowId), version }) as RunDoc;
+    const run = (version: number) => ({ workflowId: plan.workflowId, version }) as RunRecord;
     expect(prepared.matches(run(3))).toBe(true);
     expect(prepared.matches(run(4))).toBe(false);
     return prepared.close();

@@ -14,7 +14,7 @@ import {
   WorkflowRepository,
   Metrics,
   type AppConfig,
-  type RunDoc,
+  type RunRecord,
   type SecretBox,
 } from '#workflow/nest';
 import { RunInput } from './run-input.js';
@@ -62,8 +62,8 @@ export class PreparedRun {
   }
 
   /** Whether the claimed run is the one this was prepared for (the job's plan is only a hint). */
-  matches(run: RunDoc): boolean {
-    return String(run.workflowId) === this.plan.workflowId && run.version === this.plan.version;
+  matches(run: RunRecord): boolean {
+    return run.workflowId === this.plan.workflowId && run.version === this.plan.version;
   }
 
   /** Ends every session of the run (pending connects included). */
@@ -100,7 +100,7 @@ export class RunPreparer {
    * sessions ended), or undefined: sessions go on record only then, since a record must not
    * reach a run this worker does not hold, nor race the claim's own write.
    */
-  prepare(runId: RunDoc['_id'], plan: RunPlan, taken: Promise<RunDoc | undefined>): PreparedRun {
+  prepare(runId: string, plan: RunPlan, taken: Promise<RunRecord | undefined>): PreparedRun {
     // Header templates need the run's secret inputs: only known once the run is ours, and opened only then.
     let secrets: Promise<Record<string, unknown>> | undefined;
     const secretInputs = () =>
@@ -115,7 +115,7 @@ export class RunPreparer {
     const recorder = this.sessions.recorder(runId, toolsets);
     const onSessionOpened = async (session: PooledSession): Promise<void> => {
       // A session opened ahead of the claim is refused (the pool closes it) if the run is not ours.
-      if (!(await taken)) throw new Error(`run ${String(runId)} is not held by this worker: its MCP session is not kept`);
+      if (!(await taken)) throw new Error(`run ${runId} is not held by this worker: its MCP session is not kept`);
       await recorder.onSessionOpened(session);
     };
     const refreshes = this.refreshes;
@@ -133,10 +133,10 @@ export class RunPreparer {
     };
     const calls = this.toolCalls;
     // Usage is a by-product: written without holding the run up, and a failed write never fails it.
-    const notRecorded = (error: unknown) => this.logger.warn({ err: error, runId: String(runId) }, 'tool call not recorded for usage');
+    const notRecorded = (error: unknown) => this.logger.warn({ err: error, runId: runId }, 'tool call not recorded for usage');
     const onCall = (call: CallOutcome) => {
       this.metrics?.mcpCall(call, 'run');
-      void calls?.record({ ...call, source: 'run', runId: String(runId) }).catch(notRecorded);
+      void calls?.record({ ...call, source: 'run', runId: runId }).catch(notRecorded);
     };
     const invoker = new PooledToolInvoker(pool, recorder.targets, toolsets, this.config.limits.callTimeoutMs, shared, onCall, input);
     const definition = this.workflows.findVersion(plan.workflowId, plan.version).then((version) => version?.definition);

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { newStoredId } from '#workflow/nest';
 import { McpClientPool, type McpHttpTarget } from '#mcp';
 import { startFixtureServer, type FixtureServer } from '#mcp/testing';
-import type { RunDoc, RunMcpSessionDoc, RunSessionRepository, ToolsetTargets } from '#workflow/nest';
+import type { RunRecord, RunMcpSession, RunSessionRepository, ToolsetTargets } from '#workflow/nest';
 import { RunSessions } from './run-sessions.js';
 
 /**
@@ -11,15 +11,15 @@ import { RunSessions } from './run-sessions.js';
  * inserts begun, `recorded` those landed (20 ms later, or once `release` is called when `held`),
  * `overlaps` records that started while another ran.
  */
-function fakeSessions(stored: RunMcpSessionDoc[] = [], held = false) {
+function fakeSessions(stored: RunMcpSession[] = [], held = false) {
   let release: () => void = () => undefined;
   const gate = held ? new Promise<void>((resolve) => (release = resolve)) : undefined;
-  const sent: RunMcpSessionDoc[] = [];
-  const recorded: RunMcpSessionDoc[] = [];
-  const forgotten: RunMcpSessionDoc[] = [];
+  const sent: RunMcpSession[] = [];
+  const recorded: RunMcpSession[] = [];
+  const forgotten: RunMcpSession[] = [];
   const state = { writing: 0, overlaps: 0 };
   const repository = {
-    record: async (_id: unknown, session: RunMcpSessionDoc) => {
+    record: async (_id: unknown, session: RunMcpSession) => {
       sent.push(session);
       if (state.writing > 0) state.overlaps++;
       state.writing++;
@@ -28,7 +28,7 @@ function fakeSessions(stored: RunMcpSessionDoc[] = [], held = false) {
       state.writing--;
     },
     list: async () => [...stored],
-    forget: async (_id: unknown, sessions: RunMcpSessionDoc[]) => void forgotten.push(...sessions),
+    forget: async (_id: unknown, sessions: RunMcpSession[]) => void forgotten.push(...sessions),
   };
   return { sent, recorded, forgotten, state, release: () => release(), repository: repository as unknown as RunSessionRepository };
 }
@@ -39,7 +39,7 @@ describe('RunSessions', () => {
   const toolsetTargets = {
     toolsetConnectionTarget: async (id: string) => (targets[id] ? { ...targets[id] } : undefined),
   } as unknown as ToolsetTargets;
-  const aRun = () => ({ _id: newStoredId() }) as unknown as RunDoc;
+  const aRun = () => ({ id: newStoredId() }) as unknown as RunRecord;
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
@@ -92,7 +92,7 @@ describe('RunSessions', () => {
 
   it('ends the sessions an earlier attempt left, through each toolset’s target, and forgets them all, ended or not', async () => {
     const orphaned = new McpClientPool();
-    const left: RunMcpSessionDoc[] = [];
+    const left: RunMcpSession[] = [];
     for (const toolsetId of ['a', 'b'])
       left.push({ toolsetId, sessionId: (await orphaned.acquire(targets[toolsetId])).connection.sessionId as string });
     expect(server.sessions()).toBe(2);

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { terminateSession, type McpTarget, type PooledSession } from '#mcp';
-import { RunSessionRepository, ToolsetTargets, type RunDoc, type RunMcpSessionDoc } from '#workflow/nest';
+import { RunSessionRepository, ToolsetTargets, type RunRecord, type RunMcpSession } from '#workflow/nest';
 import type { TargetSource } from './run-tools.js';
 
 /** What a run's pool needs to put each session it opens on record. */
@@ -40,10 +40,10 @@ export class RunSessions {
    * so sessions opened at once are recorded at once). `source`: where the run's targets come from
    * (the run's own toolset snapshots in the worker).
    */
-  recorder(runId: RunDoc['_id'], source: TargetSource = this.targets): SessionRecorder {
+  recorder(runId: string, source: TargetSource = this.targets): SessionRecorder {
     const toolsetOf = new WeakMap<McpTarget, string>();
     // Every record attempted, settled or not, so forgetting waits for writes still under way.
-    const writes: Promise<RunMcpSessionDoc>[] = [];
+    const writes: Promise<RunMcpSession>[] = [];
     return {
       targets: {
         toolsetConnectionTarget: async (toolsetId) => {
@@ -77,27 +77,27 @@ export class RunSessions {
    * none). Never throws: what it could not do is logged (a session not ended then lasts until the
    * server expires it; a record not forgotten costs a second DELETE later).
    */
-  async endLeftovers(run: RunDoc): Promise<void> {
-    const sessions = await this.sessions.list(run._id).catch((error: unknown) => {
-      this.logger.warn({ err: error, runId: String(run._id) }, 'could not read the MCP sessions an earlier attempt left on record');
+  async endLeftovers(run: RunRecord): Promise<void> {
+    const sessions = await this.sessions.list(run.id).catch((error: unknown) => {
+      this.logger.warn({ err: error, runId: run.id }, 'could not read the MCP sessions an earlier attempt left on record');
       return [];
     });
     if (sessions.length === 0) return;
     const endings = await Promise.all(sessions.map((session) => this.end(session)));
     // Forgotten whatever the answer: a server that cannot be reached now gets no second DELETE, its expiry ends the session.
-    await this.forget(run._id, sessions);
+    await this.forget(run.id, sessions);
     const tally = endings.reduce<Record<string, number>>((counts, ending) => ({ ...counts, [ending]: (counts[ending] ?? 0) + 1 }), {});
-    this.logger.log({ runId: String(run._id), sessions: tally }, 'ended the MCP sessions an earlier attempt left open');
+    this.logger.log({ runId: run.id, sessions: tally }, 'ended the MCP sessions an earlier attempt left open');
   }
 
-  private async forget(runId: RunDoc['_id'], sessions: RunMcpSessionDoc[]): Promise<void> {
+  private async forget(runId: string, sessions: RunMcpSession[]): Promise<void> {
     if (sessions.length === 0) return;
     await this.sessions
       .forget(runId, sessions)
-      .catch((error: unknown) => this.logger.warn({ err: error, runId: String(runId) }, 'ended MCP sessions stay on record'));
+      .catch((error: unknown) => this.logger.warn({ err: error, runId: runId }, 'ended MCP sessions stay on record'));
   }
 
-  private async end(session: RunMcpSessionDoc): Promise<Ending> {
+  private async end(session: RunMcpSession): Promise<Ending> {
     try {
       const target = await this.targets.toolsetConnectionTarget(session.toolsetId);
       if (!target) return 'toolset-gone';

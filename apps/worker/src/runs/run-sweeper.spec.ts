@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { Types } from 'mongoose';
-import type { AppConfig, RunDoc, RunQueueProducer, RunRepository } from '#workflow/nest';
+import { newStoredId, type AppConfig, type RunQueueProducer, type RunRecord, type RunRepository } from '#workflow/nest';
 import { ActiveRuns } from './active-runs.js';
 import type { RunEventsPublisher } from './run-events-publisher.js';
 import type { RunSessions } from './run-sessions.js';
@@ -11,14 +10,14 @@ const config = {
   limits: { runDeadlineMs: 60_000 },
 } as unknown as AppConfig;
 
-function sweeperOver(runs: RunDoc[], active: ActiveRuns, waits: RunDoc[] = [], liveWakes = new Set<string>()) {
+function sweeperOver(runs: RunRecord[], active: ActiveRuns, waits: RunRecord[] = [], liveWakes = new Set<string>()) {
   const writes: string[] = [];
   const asked: string[] = [];
   const repository = {
     cancelRequested: async () => [],
     unconfirmedActive: async () => runs,
     overdueWaits: async () => waits,
-    confirm: async (id: Types.ObjectId) => void writes.push(`confirm ${String(id)}`),
+    confirm: async (id: string) => void writes.push(`confirm ${id}`),
     failActive: async () => undefined,
   } as unknown as RunRepository;
   const queue = {
@@ -38,38 +37,38 @@ function sweeperOver(runs: RunDoc[], active: ActiveRuns, waits: RunDoc[] = [], l
   return { sweeper, writes, asked };
 }
 
-const runningRun = (): RunDoc =>
+const runningRun = (): RunRecord =>
   ({
-    _id: new Types.ObjectId(),
+    id: newStoredId(),
     status: 'running',
-    workflowId: new Types.ObjectId(),
+    workflowId: newStoredId(),
     version: 1,
     createdAt: new Date(),
-  }) as unknown as RunDoc;
+  }) as unknown as RunRecord;
 
 describe('RunSweeper', () => {
   it('leaves alone the runs this worker executes (no job check, no write), and confirms the others', async () => {
     const mine = runningRun();
     const theirs = runningRun();
     const active = new ActiveRuns();
-    active.start(String(mine._id), 'job-mine');
+    active.start(mine.id, 'job-mine');
     const { sweeper, writes, asked } = sweeperOver([mine, theirs], active);
     await sweeper.sweep();
-    expect(asked).toEqual([String(theirs._id)]);
-    expect(writes).toEqual([`confirm ${String(theirs._id)}`]);
+    expect(asked).toEqual([theirs.id]);
+    expect(writes).toEqual([`confirm ${theirs.id}`]);
   });
 
   it('schedules again the resume of an overdue waiting run whose wake job is gone, and only that one', async () => {
-    const waitingRun = (): RunDoc =>
+    const waitingRun = (): RunRecord =>
       ({
         ...runningRun(),
         status: 'waiting',
         inputRequest: { nodeId: 'pause', requestedAt: new Date('2026-11-26T10:00:00Z'), resumeAt: new Date('2026-11-26T10:00:02Z') },
-      }) as unknown as RunDoc;
+      }) as unknown as RunRecord;
     const lost = waitingRun();
     const scheduled = waitingRun();
-    const { sweeper, writes } = sweeperOver([], new ActiveRuns(), [lost, scheduled], new Set([String(scheduled._id)]));
+    const { sweeper, writes } = sweeperOver([], new ActiveRuns(), [lost, scheduled], new Set([scheduled.id]));
     await sweeper.sweep();
-    expect(writes).toEqual([`wake ${String(lost._id)} at 2026-11-26T10:00:02.000Z of pause 2026-11-26T10:00:00.000Z`]);
+    expect(writes).toEqual([`wake ${lost.id} at 2026-11-26T10:00:02.000Z of pause 2026-11-26T10:00:00.000Z`]);
   });
 });

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ENGINE_ERROR_CODES, type EngineErrorCode } from '#workflow';
-import { APP_CONFIG, deadlineStartOf, RunQueueProducer, RunRepository, type AppConfig, type RunDoc } from '#workflow/nest';
+import { APP_CONFIG, deadlineStartOf, RunQueueProducer, RunRepository, type AppConfig, type RunRecord } from '#workflow/nest';
 import { ActiveRuns } from './active-runs.js';
 import { RunEventsPublisher } from './run-events-publisher.js';
 import { RunSessions } from './run-sessions.js';
@@ -57,7 +57,7 @@ export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown
         // FerretDB v1 every update rewrites the whole document from what it read, so a confirm
         // landing beside the run's terminal write put the run back to `running` (lost update),
         // and the next sweep gave it to a second claim.
-        if (this.active.holds(String(run._id))) continue;
+        if (this.active.holds(run.id)) continue;
         await this.examine(run);
       }
       for (const run of await this.runs.overdueWaits(before, BATCH)) await this.wakeAgain(run);
@@ -69,10 +69,10 @@ export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown
     }
   }
 
-  private async examine(run: RunDoc): Promise<void> {
-    const runId = String(run._id);
+  private async examine(run: RunRecord): Promise<void> {
+    const runId = run.id;
     const state = await this.queue.jobState(runId);
-    if (state === 'live') return this.runs.confirm(run._id);
+    if (state === 'live') return this.runs.confirm(run.id);
     if (state === 'failed') return this.fail(run, ENGINE_ERROR_CODES.runWorkerFailed, 'the run’s job failed and will not be retried');
     const deadline = deadlineStartOf(run).getTime() + this.config.limits.runDeadlineMs;
     if (Date.now() > deadline)
@@ -82,27 +82,27 @@ export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown
         `the run passed its deadline of ${this.config.limits.runDeadlineMs} ms without a live job`,
       );
     if (state === 'completed') await this.queue.removeJob(runId);
-    await this.queue.enqueue(runId, { workflowId: String(run.workflowId), version: run.version });
-    await this.runs.confirm(run._id);
+    await this.queue.enqueue(runId, { workflowId: run.workflowId, version: run.version });
+    await this.runs.confirm(run.id);
     this.logger.log({ runId, status: run.status }, 'run had no job: enqueued again');
   }
 
   /** A waiting run past its scheduled resume by more than `RUN_REQUEUE_AFTER_MS`: its wake job again, unless one is live. */
-  private async wakeAgain(run: RunDoc): Promise<void> {
+  private async wakeAgain(run: RunRecord): Promise<void> {
     const { resumeAt, requestedAt } = run.inputRequest ?? {};
     if (!resumeAt || !requestedAt) return;
-    const runId = String(run._id);
-    const hint = { workflowId: String(run.workflowId), version: run.version };
+    const runId = run.id;
+    const hint = { workflowId: run.workflowId, version: run.version };
     if (await this.queue.rescheduleWake(runId, resumeAt, requestedAt, hint)) {
       this.logger.log({ runId, resumeAt: resumeAt.toISOString() }, 'scheduled resume had no job: scheduled again');
     }
   }
 
-  private async fail(run: RunDoc, code: EngineErrorCode, message: string): Promise<void> {
-    const failed = await this.runs.failActive(run._id, { code, message });
+  private async fail(run: RunRecord, code: EngineErrorCode, message: string): Promise<void> {
+    const failed = await this.runs.failActive(run.id, { code, message });
     if (!failed) return;
     await this.sessions.endLeftovers(failed);
     this.publisher.runFinished(failed);
-    this.logger.warn({ runId: String(run._id), code }, message);
+    this.logger.warn({ runId: run.id, code }, message);
   }
 }

@@ -79,7 +79,7 @@ export class ScheduleFiring {
     });
     // Enqueued again when found queued: the job id is the run's, so a run already on the queue is not added twice.
     if (inserted.run.status === 'queued')
-      await this.runQueue.enqueue(String(inserted.run._id), { workflowId: schedule.workflowId, version: versionNumber });
+      await this.runQueue.enqueue(inserted.run.id, { workflowId: schedule.workflowId, version: versionNumber });
     return inserted.created ? 'started' : 'repeated';
   }
 }

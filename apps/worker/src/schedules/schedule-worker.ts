@@ -1,14 +1,6 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { Worker, type Job } from 'bullmq';
-import {
-  APP_CONFIG,
-  Metrics,
-  SCHEDULE_QUEUE_NAME,
-  scheduleQueueOptions,
-  type AppConfig,
-  type FiringOutcome,
-  type ScheduleFiringJob,
-} from '#workflow/nest';
+import type { Job, Worker } from 'bullmq';
+import { APP_CONFIG, Metrics, openWorker, type AppConfig, type FiringOutcome, type ScheduleFiringJob } from '#workflow/nest';
 import { ScheduleFiring } from './schedule-firing.js';
 import { ScheduleReconciler } from './schedule-reconciler.js';
 
@@ -42,8 +34,7 @@ export class ScheduleWorker implements OnApplicationBootstrap, BeforeApplication
 
   onApplicationBootstrap(): void {
     const { recovery } = this.config;
-    this.worker = new Worker<ScheduleFiringJob, FiringOutcome>(SCHEDULE_QUEUE_NAME, (job) => this.take(job), {
-      ...scheduleQueueOptions(this.config, true),
+    this.worker = openWorker<ScheduleFiringJob, FiringOutcome>(this.config, 'scheduleFirings', (job) => this.take(job), {
       concurrency: CONCURRENCY,
       lockDuration: recovery.lockDurationMs,
       stalledInterval: recovery.stalledIntervalMs,

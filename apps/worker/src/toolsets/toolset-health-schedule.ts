@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { APP_CONFIG, TOOLSET_HEALTH_QUEUE_NAME, ToolsetHealthChecker, ToolsetRepository, type AppConfig } from '#workflow/nest';
+import { APP_CONFIG, ToolsetHealthChecker, ToolsetRepository, type AppConfig } from '#workflow/nest';
 import { PeriodicJob } from '../periodic/periodic-job.js';
 
 const SCHEDULER_ID = 'check-every-toolset';
@@ -26,7 +26,7 @@ export class ToolsetHealthSchedule implements OnApplicationBootstrap, BeforeAppl
     this.job = new PeriodicJob(
       this.config,
       {
-        queueName: TOOLSET_HEALTH_QUEUE_NAME,
+        queue: 'toolsetHealth',
         schedulerId: SCHEDULER_ID,
         jobName: 'check-all',
         everyMs: this.config.toolsetHealthIntervalMs,

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { Worker } from 'bullmq';
+import type { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
   APP_CONFIG,
+  openWorker,
   redisConnectionOptions,
-  TOOLSET_REFRESH_QUEUE_NAME,
   ToolsetRefresher,
   ToolsetRefreshRequests,
   ToolsetRepository,
@@ -46,10 +46,11 @@ export class ToolsetRefreshWorker implements OnApplicationBootstrap, BeforeAppli
   ) {}
 
   onApplicationBootstrap(): void {
-    this.worker = new Worker<ToolsetRefreshJob, RefreshJobOutcome>(
-      TOOLSET_REFRESH_QUEUE_NAME,
+    this.worker = openWorker<ToolsetRefreshJob, RefreshJobOutcome>(
+      this.config,
+      'toolsetRefresh',
       (job) => (job.data.scheduled ? this.scheduled(job.data.toolsetId) : this.refresh(job.data.toolsetId, 'list_changed')),
-      { connection: redisConnectionOptions(this.config, true), prefix: this.config.queuePrefix, concurrency: CONCURRENCY },
+      { concurrency: CONCURRENCY },
     );
     this.worker.on('error', (error) => this.logger.warn({ err: error }, 'toolset refresh worker error'));
     // Not awaited: with Redis away the worker still starts.

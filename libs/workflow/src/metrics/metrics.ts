@@ -4,7 +4,7 @@ import type { RunEvent } from '../engine/run-events.js';
 import type { FiringOutcome, HookRefusal, HookVerification } from '../persistence/trigger-vocabulary.js';
 import { BoundedLabel, BoundedLabelsPer } from './bounded-label.js';
 
-/** A run as it ended (RunDoc and RunView both fit). */
+/** A run as it ended (RunRecord and RunView both fit). */
 export interface FinishedRunFacts {
   status: string;
   durationMs?: number;

@@ -5,7 +5,7 @@ import type { ExecutionRecord, RunStore } from '../engine/run-store.js';
 import { fromJsonText, toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 import { NODE_EXECUTION_MODEL, type NodeExecutionDoc } from './node-execution.schema.js';
-import type { RunDoc } from './run.schema.js';
+import type { RunRecord } from './run-record.js';
 
 /** A node execution as the log shows it: everything but the full state kept for resume. */
 export type LoggedExecutionDoc = Omit<NodeExecutionDoc, 'state'>;
@@ -75,11 +75,6 @@ export function toExecutionRecord(doc: NodeExecutionDoc): ExecutionRecord {
   return record;
 }
 
-/** The records a run's terminal write carried (the deferred ones not written before it). */
-export function finalExecutions(run: Pick<RunDoc, 'finalExecutions'>): ExecutionRecord[] {
-  return fromJsonText<ExecutionRecord[]>(run.finalExecutions, []);
-}
-
 /** What the run document keeps of records: the log, not the state for resume (a finished run is not resumed). */
 export function toFinalExecutions(records: readonly ExecutionRecord[]): string {
   return toJsonText(records.map(({ state: _state, ...logged }) => logged));
@@ -126,11 +121,11 @@ export class NodeExecutionRepository implements RunStore {
 
   /**
    * A run's log after `afterSeq`, in order: `node_executions`, then the records its terminal
-   * write carried (`finalExecutions` of the run document `run`, just read).
+   * write carried (`finalExecutions` of the run `run`, just read).
    */
-  async logOf(run: RunDoc, afterSeq: number, limit?: number): Promise<ExecutionRecord[]> {
-    const stored = (await this.logAfter(String(run._id), afterSeq, limit)).map(toExecutionRecord);
-    const final = finalExecutions(run).filter((record) => record.seq > afterSeq);
+  async logOf(run: RunRecord, afterSeq: number, limit?: number): Promise<ExecutionRecord[]> {
+    const stored = (await this.logAfter(run.id, afterSeq, limit)).map(toExecutionRecord);
+    const final = run.finalExecutions().filter((record) => record.seq > afterSeq);
     if (final.length === 0) return stored;
     const seen = new Set(stored.map((record) => record.seq));
     const merged = [...stored, ...final.filter((record) => !seen.has(record.seq))].sort((a, b) => a.seq - b.seq);

@@ -6,11 +6,6 @@ export function isStoredId(value: string): boolean {
 }
 
 /** A fresh document id, for callers that must know it before the insert (e.g. to listen for a run's events). */
-export function newStoredId(): Types.ObjectId {
-  return new Types.ObjectId();
-}
-
-/** The id as the store keeps it; callers check a string with `isStoredId` first. */
-export function toStoredId(id: string): Types.ObjectId {
-  return new Types.ObjectId(id);
+export function newStoredId(): string {
+  return new Types.ObjectId().toHexString();
 }

@@ -28,16 +28,6 @@ export interface RunInputState {
   nodes: Record<string, NodeInputState>;
 }
 
-/** The request a waiting run waits on (`requestedSchema` as JSON text: any JSON Schema keyword survives the store). */
-export interface InputRequestDoc {
-  nodeId: string;
-  message: string;
-  requestedSchema: string;
-  requestedAt: Date;
-  /** When the run resumes by itself, answered or not (a delayed queue job brings it back). */
-  resumeAt?: Date;
-}
-
 export function openInputState(box: SecretBox, sealed: string | undefined): RunInputState {
   return sealed ? (JSON.parse(box.open(sealed)) as RunInputState) : { nodes: {} };
 }

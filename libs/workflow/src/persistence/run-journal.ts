@@ -1,11 +1,13 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
 import { Types, type Model, type mongo } from 'mongoose';
 import { ENGINE_ERROR_CODES } from '../engine/errors.js';
 import type { ExecutionRecord } from '../engine/run-store.js';
 import { fromJsonText, toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 import { toExecutionDoc, toExecutionRecord } from './node-execution.repository.js';
-import type { NodeExecutionDoc } from './node-execution.schema.js';
-import type { RunCompletion } from './run.repository.js';
+import { NODE_EXECUTION_MODEL, type NodeExecutionDoc } from './node-execution.schema.js';
+import type { RunCompletion } from './run-documents.js';
 
 /** What a marker says: a claim began, a tool call is about to be sent, the run paused, the run ended. */
 export type JournalMarkerKind = 'claim' | 'call' | 'pause' | 'end';
@@ -197,4 +199,15 @@ export class RunJournal {
 
 function markerDoc(runId: Types.ObjectId, slot: number, epoch: number, marker: JournalMarkerKind): JournalMarkerDoc {
   return { _id: `${String(runId)}:${slot}`, runId, slot, seq: -slot, epoch, marker, at: new Date() };
+}
+
+/** Where a worker claims a run's journal; the collection of node records stays inside persistence. */
+@Injectable()
+export class RunJournals {
+  constructor(@InjectModel(NODE_EXECUTION_MODEL) private readonly executions: Model<NodeExecutionDoc>) {}
+
+  /** See RunJournal.claim. */
+  claim(runId: string, first: boolean): Promise<RunJournal> {
+    return RunJournal.claim(this.executions, runId, first);
+  }
 }

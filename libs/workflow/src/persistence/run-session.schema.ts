@@ -7,7 +7,7 @@ export const RUN_MCP_SESSION_MODEL = 'RunMcpSession';
  * worker dies, whoever takes the run next (or fails it) can end it. Which toolset's target reaches
  * it, never its URL or headers: the target is rebuilt from the toolset.
  */
-export interface RunMcpSessionDoc {
+export interface RunMcpSession {
   toolsetId: string;
   sessionId: string;
 }
@@ -17,7 +17,7 @@ export interface RunMcpSessionDoc {
  * insert and a forget a delete by `_id`, so neither races the run's own updates (FerretDB v1
  * loses one of two concurrent updates to one document) nor scans `runs`.
  */
-export interface RunMcpSessionRecordDoc extends RunMcpSessionDoc {
+export interface RunMcpSessionRecordDoc extends RunMcpSession {
   /** `<runId>:<sessionId>`: recording a session twice hits the primary key. */
   _id: string;
   runId: Types.ObjectId;

@@ -1,8 +1,8 @@
 import type { ExecutionRecord } from '../engine/run-store.js';
 import type { NodeErrorInfo } from '../engine/types.js';
 import type { NodeStatus, RunStatus } from '../engine/statuses.js';
-import { fromJsonText } from './json-field.js';
-import type { RunDoc, RunErrorDoc, RunSource, RunStatsDoc } from './run.schema.js';
+import type { RunError } from '../engine/run-events.js';
+import type { RunNodeCounts, RunRecord, RunSource } from './run-record.js';
 
 /** `GET /runs/:id` (SPEC §4), also the payload of the `run.finished` event. */
 export interface RunView {
@@ -12,12 +12,12 @@ export interface RunView {
   status: RunStatus;
   inputs: Record<string, unknown>;
   outputs: Record<string, unknown> | null;
-  error: RunErrorDoc | null;
+  error: RunError | null;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
   durationMs: number | null;
-  stats: RunStatsDoc | null;
+  stats: RunNodeCounts | null;
   /** Set while a cancel is on its way to the worker, and on canceled runs. */
   cancelRequestedAt: string | null;
   retryOf: string | null;
@@ -77,40 +77,41 @@ export interface LogItem {
 
 const iso = (date: Date | undefined | null): string | null => (date ? date.toISOString() : null);
 
-export function toRunView(doc: RunDoc): RunView {
+/** The run as the API shows it; the record's parsed fields are handed on as they are (not copied). */
+export function toRunView(run: RunRecord): RunView {
   return {
-    id: String(doc._id),
-    workflowId: String(doc.workflowId),
-    version: doc.version,
-    status: doc.status,
-    inputs: fromJsonText(doc.inputs, {}),
-    outputs: doc.outputs === undefined ? null : fromJsonText(doc.outputs, {}),
-    error: doc.error ? { ...doc.error } : null,
-    createdAt: doc.createdAt.toISOString(),
-    startedAt: iso(doc.startedAt),
-    finishedAt: iso(doc.finishedAt),
-    durationMs: doc.durationMs ?? null,
-    stats: doc.stats
-      ? { nodesExecuted: doc.stats.nodesExecuted, nodesSkipped: doc.stats.nodesSkipped, nodesFailed: doc.stats.nodesFailed }
+    id: run.id,
+    workflowId: run.workflowId,
+    version: run.version,
+    status: run.status,
+    inputs: run.inputs,
+    outputs: run.outputs ?? null,
+    error: run.error ? { ...run.error } : null,
+    createdAt: run.createdAt.toISOString(),
+    startedAt: iso(run.startedAt),
+    finishedAt: iso(run.finishedAt),
+    durationMs: run.durationMs ?? null,
+    stats: run.stats
+      ? { nodesExecuted: run.stats.nodesExecuted, nodesSkipped: run.stats.nodesSkipped, nodesFailed: run.stats.nodesFailed }
       : null,
-    cancelRequestedAt: iso(doc.cancelRequestedAt),
-    retryOf: doc.retryOf ? String(doc.retryOf) : null,
-    replayOf: doc.replayOf ? String(doc.replayOf) : null,
-    parentRunId: doc.parentRunId ? String(doc.parentRunId) : null,
-    triggeredBy: doc.triggeredBy ?? null,
-    source: doc.source ?? 'api',
-    mcpServerId: doc.mcpServerId ?? null,
-    scheduleId: doc.scheduleId ?? null,
-    scheduledFor: iso(doc.scheduledFor),
-    webhookId: doc.webhookId ?? null,
-    deliveryId: doc.deliveryId ?? null,
-    inputRequest: doc.inputRequest
+    cancelRequestedAt: iso(run.cancelRequestedAt),
+    retryOf: run.retryOf ?? null,
+    replayOf: run.replayOf ?? null,
+    parentRunId: run.parentRunId ?? null,
+    triggeredBy: run.triggeredBy ?? null,
+    source: run.source ?? 'api',
+    mcpServerId: run.mcpServerId ?? null,
+    scheduleId: run.scheduleId ?? null,
+    scheduledFor: iso(run.scheduledFor),
+    webhookId: run.webhookId ?? null,
+    deliveryId: run.deliveryId ?? null,
+    inputRequest: run.inputRequest
       ? {
-          nodeId: doc.inputRequest.nodeId,
-          message: doc.inputRequest.message,
-          requestedSchema: fromJsonText(doc.inputRequest.requestedSchema, {}),
-          requestedAt: doc.inputRequest.requestedAt.toISOString(),
-          resumeAt: doc.inputRequest.resumeAt ? doc.inputRequest.resumeAt.toISOString() : null,
+          nodeId: run.inputRequest.nodeId,
+          message: run.inputRequest.message,
+          requestedSchema: run.inputRequest.requestedSchema,
+          requestedAt: run.inputRequest.requestedAt.toISOString(),
+          resumeAt: run.inputRequest.resumeAt ? run.inputRequest.resumeAt.toISOString() : null,
         }
       : null,
   };

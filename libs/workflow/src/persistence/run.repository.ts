@@ -2,78 +2,28 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, Types, type Model, type UpdateQuery } from 'mongoose';
 import { ENGINE_ERROR_CODES } from '../engine/errors.js';
-import type { ExecutionRecord } from '../engine/run-store.js';
+import type { RunError } from '../engine/run-events.js';
 import { GuardedUpdates } from './guarded-update.js';
-import { toFinalExecutions } from './node-execution.repository.js';
 import { toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 import { findPage, type Page, type PageRequest } from './paging.js';
-import { ACTIVE_RUN_STATUSES, isActiveRunStatus, type FinishedRunStatus, type RunStatus } from '../engine/statuses.js';
-import { RUN_MODEL, type RunDoc, type RunErrorDoc, type RunSource, type RunStatsDoc } from './run.schema.js';
-import type { InputRequestDoc } from './run-input.js';
-
-export interface NewRun {
-  /** The run's id when the caller needs it before the insert (to listen for its events); else a new one. */
-  id?: Types.ObjectId;
-  workflowId: string;
-  version: number;
-  inputs: Record<string, unknown>;
-  /** Sealed by the caller (SecretBox); never opened here. */
-  secretInputs?: string;
-  idempotencyKey?: string;
-  requestHash?: string;
-  retryOf?: string;
-  /** A sub-workflow's run: its parent run, the parent's `workflow` node, its depth below the top-level run. */
-  parent?: { runId: string; nodeId: string; depth: number };
-  /** The run this one replays from a node (`POST /runs/:id/replay`). */
-  replayOf?: string;
-  triggeredBy?: string;
-  /** Who started it; absent = the REST API. */
-  trigger?: RunTrigger;
-}
-
-/** What started a run other than the REST API, with the id of that thing (and the firing or delivery). */
-export interface RunTrigger {
-  source: RunSource;
-  mcpServerId?: string;
-  scheduleId?: string;
-  scheduledFor?: Date;
-  webhookId?: string;
-  deliveryId?: string;
-}
+import { ACTIVE_RUN_STATUSES, isActiveRunStatus, type RunStatus } from '../engine/statuses.js';
+import { newRunDoc, terminalFields, toRunRecord, type NewRun, type RunCompletion } from './run-documents.js';
+import type { RunInputRequest, RunNodeCounts, RunRecord } from './run-record.js';
+import { RUN_MODEL, type RunDoc } from './run.schema.js';
 
 /** What the worker stores when the run pauses for input. */
 export interface RunPause {
-  inputRequest: InputRequestDoc;
+  inputRequest: RunInputRequest;
   /** Sealed RunInputState. */
   inputState: string;
-  stats: RunStatsDoc;
+  stats: RunNodeCounts;
 }
 
-export type InsertRunResult = { created: true; run: RunDoc } | { created: false; run: RunDoc };
+export type InsertRunResult = { created: true; run: RunRecord } | { created: false; run: RunRecord };
 
-export interface RunCompletion {
-  status: FinishedRunStatus;
-  outputs?: Record<string, unknown>;
-  error?: RunErrorDoc;
-  stats?: RunStatsDoc;
-  finishedAt: Date;
-  /** Records not written yet (deferred by the engine): this write carries them. */
-  executions?: readonly ExecutionRecord[];
-}
-
-function terminalFields(run: Pick<RunDoc, 'startedAt' | 'createdAt'>, completion: RunCompletion) {
-  const { finishedAt } = completion;
-  const durationMs = Math.max(0, finishedAt.getTime() - (run.startedAt ?? run.createdAt).getTime());
-  return {
-    status: completion.status,
-    finishedAt,
-    durationMs,
-    ...(completion.outputs && { outputs: toJsonText(completion.outputs) }),
-    ...(completion.error && { error: completion.error }),
-    ...(completion.stats && { stats: completion.stats }),
-    ...(completion.executions && completion.executions.length > 0 ? { finalExecutions: toFinalExecutions(completion.executions) } : {}),
-  };
+function recordOrNone(doc: RunDoc | null | undefined): RunRecord | undefined {
+  return doc ? toRunRecord(doc) : undefined;
 }
 
 /** What puts a run the claim should not have taken (terminal by then) back as it was. */
@@ -108,7 +58,7 @@ export class RunRepository {
   page(
     filter: { workflowId?: string; workflowIds?: readonly string[]; status?: RunStatus; triggeredBy?: string; parentRunId?: string },
     page: PageRequest,
-  ): Promise<Page<RunDoc>> {
+  ): Promise<Page<RunRecord>> {
     const workflowIds =
       filter.workflowIds && (filter.workflowId ? filter.workflowIds.filter((id) => id === filter.workflowId) : filter.workflowIds);
     const query = {
@@ -118,59 +68,33 @@ export class RunRepository {
       ...(filter.triggeredBy && { triggeredBy: filter.triggeredBy }),
       ...(filter.parentRunId && { parentRunId: new Types.ObjectId(filter.parentRunId) }),
     };
-    return findPage(this.runs, query, page, (doc) => doc);
+    return findPage(this.runs, query, page, (doc) => toRunRecord(doc));
   }
 
   /** Inserts a queued run; with an idempotency key already used for this workflow, returns that run instead. */
   async insert(input: NewRun): Promise<InsertRunResult> {
-    const now = new Date();
     const idempotencyScope = input.idempotencyKey === undefined ? undefined : `${input.workflowId}:${input.idempotencyKey}`;
     // Built and inserted as is, without a mongoose document (its casting and validation cost CPU on every run).
-    const run: RunDoc = {
-      _id: input.id ?? new Types.ObjectId(),
-      workflowId: new Types.ObjectId(input.workflowId),
-      version: input.version,
-      status: 'queued',
-      inputs: toJsonText(input.inputs),
-      ...(input.secretInputs === undefined ? {} : { secretInputs: input.secretInputs }),
-      createdAt: now,
-      checkedAt: now,
-      claims: 0,
-      ...(idempotencyScope && { idempotencyScope, requestHash: input.requestHash }),
-      ...(input.retryOf && { retryOf: new Types.ObjectId(input.retryOf) }),
-      ...(input.replayOf && { replayOf: new Types.ObjectId(input.replayOf) }),
-      ...(input.parent && {
-        parentRunId: new Types.ObjectId(input.parent.runId),
-        parentNodeId: input.parent.nodeId,
-        depth: input.parent.depth,
-      }),
-      ...(input.triggeredBy && { triggeredBy: input.triggeredBy }),
-      ...(input.trigger && { source: input.trigger.source }),
-      ...(input.trigger?.mcpServerId && { mcpServerId: input.trigger.mcpServerId }),
-      ...(input.trigger?.scheduleId && { scheduleId: input.trigger.scheduleId }),
-      ...(input.trigger?.scheduledFor && { scheduledFor: input.trigger.scheduledFor }),
-      ...(input.trigger?.webhookId && { webhookId: input.trigger.webhookId }),
-      ...(input.trigger?.deliveryId && { deliveryId: input.trigger.deliveryId }),
-    };
+    const run = newRunDoc(input, idempotencyScope, new Date());
     try {
       await this.runs.collection.insertOne({ ...run });
-      return { created: true, run };
+      return { created: true, run: toRunRecord(run, { inputs: input.inputs }) };
     } catch (error) {
       if (!isDuplicateKeyError(error) || !idempotencyScope) throw error;
       const existing = await this.runs.findOne({ idempotencyScope }).lean();
       if (!existing) throw error;
-      return { created: false, run: existing };
+      return { created: false, run: toRunRecord(existing) };
     }
   }
 
   /** The run an idempotency key made (`<workflowId>:<key>`), if any. */
-  async findByIdempotencyScope(idempotencyScope: string): Promise<RunDoc | undefined> {
-    return (await this.runs.findOne({ idempotencyScope }).lean()) ?? undefined;
+  async findByIdempotencyScope(idempotencyScope: string): Promise<RunRecord | undefined> {
+    return recordOrNone(await this.runs.findOne({ idempotencyScope }).lean());
   }
 
-  async findById(id: string): Promise<RunDoc | undefined> {
+  async findById(id: string): Promise<RunRecord | undefined> {
     if (!isValidObjectId(id)) return undefined;
-    return (await this.runs.findById(id).lean()) ?? undefined;
+    return recordOrNone(await this.runs.findById(id).lean());
   }
 
   async markEnqueued(id: string): Promise<void> {
@@ -182,7 +106,7 @@ export class RunRepository {
    * gone. One round trip on every store (see GuardedUpdates.applyFirst): a worker is handed a
    * run it can take nearly always, and a terminal run shown `running` for a moment is harmless.
    */
-  async claim(id: string, lease: string): Promise<RunDoc | undefined> {
+  async claim(id: string, lease: string): Promise<RunRecord | undefined> {
     if (!isValidObjectId(id)) return undefined;
     const now = new Date();
     const before = await this.guarded.applyFirst(
@@ -193,7 +117,7 @@ export class RunRepository {
     );
     if (!before) return undefined;
     const startedAt = before.startedAt && before.startedAt < now ? before.startedAt : now;
-    return { ...before, status: 'running', lease, checkedAt: now, startedAt, claims: before.claims + 1 };
+    return toRunRecord({ ...before, status: 'running', lease, checkedAt: now, startedAt, claims: before.claims + 1 });
   }
 
   /**
@@ -201,15 +125,18 @@ export class RunRepository {
    * over. The worker closes the run's MCP pool first: `after` is that close, which the write waits
    * for (and the lease check may overlap).
    */
-  async finish(run: RunDoc, lease: string, completion: RunCompletion, after?: Promise<unknown>): Promise<RunDoc | undefined> {
+  async finish(run: RunRecord, lease: string, completion: RunCompletion, after?: Promise<unknown>): Promise<RunRecord | undefined> {
     const update = { $set: terminalFields(run, completion), $unset: { lease: 1 } };
-    return this.guarded.apply(run._id, { lease, status: 'running' }, update, { after });
+    const doc = await this.guarded.apply(new Types.ObjectId(run.id), { lease, status: 'running' }, update, { after });
+    return doc && toRunRecord(doc, { inputs: run.inputs });
   }
 
   /** running → waiting, by the worker that holds the lease (its MCP pool closed first: `after`); no worker holds it then. */
-  async pause(run: RunDoc, lease: string, pause: RunPause, after?: Promise<unknown>): Promise<RunDoc | undefined> {
-    const update = { $set: { status: 'waiting', ...pause }, $unset: { lease: 1 } };
-    return this.guarded.apply(run._id, { lease, status: 'running' }, update, { after });
+  async pause(run: RunRecord, lease: string, pause: RunPause, after?: Promise<unknown>): Promise<RunRecord | undefined> {
+    const inputRequest = { ...pause.inputRequest, requestedSchema: toJsonText(pause.inputRequest.requestedSchema) };
+    const update = { $set: { status: 'waiting', ...pause, inputRequest }, $unset: { lease: 1 } };
+    const doc = await this.guarded.apply(new Types.ObjectId(run.id), { lease, status: 'running' }, update, { after });
+    return doc && toRunRecord(doc, { inputs: run.inputs, inputRequest: pause.inputRequest });
   }
 
   /**
@@ -218,100 +145,112 @@ export class RunRepository {
    * (a run may pause many times; the bound is on crashes), so the next claim still reads the
    * executions already stored.
    */
-  async answerInput(known: RunDoc, inputState: string): Promise<RunDoc | undefined> {
+  async answerInput(known: RunRecord, inputState: string): Promise<RunRecord | undefined> {
     const now = new Date();
-    return this.guarded.apply(
-      known._id,
+    const doc = await this.guarded.apply(
+      new Types.ObjectId(known.id),
       { status: 'waiting', claims: known.claims },
       { $set: { status: 'queued', inputState, resumedAt: now, checkedAt: now, claims: 1 }, $unset: { inputRequest: 1 } },
     );
+    return doc && toRunRecord(doc, { inputs: known.inputs });
   }
 
   /**
    * waiting → queued when its scheduled resume has come (an approval's timeout, a wait's end);
    * undefined when the run was answered, canceled or paused again for a later time meanwhile.
    */
-  async wake(id: string, now = new Date()): Promise<RunDoc | undefined> {
+  async wake(id: string, now = new Date()): Promise<RunRecord | undefined> {
     if (!isValidObjectId(id)) return undefined;
     const current = await this.runs.findById(id).lean();
     const resumeAt = current?.status === 'waiting' ? current.inputRequest?.resumeAt : undefined;
     if (!current || !resumeAt || resumeAt > now) return undefined;
-    return this.guarded.apply(
-      current._id,
-      { status: 'waiting', claims: current.claims },
-      { $set: { status: 'queued', resumedAt: now, checkedAt: now, claims: 1 }, $unset: { inputRequest: 1 } },
-      { known: current },
-    );
+    return this.requeueWaiting(current, now);
   }
 
   /** waiting → queued now, if the run still waits on `nodeId` (a sub-workflow's parent, its child ended); else undefined. */
-  async resumeWaitingOn(id: string, nodeId: string, now = new Date()): Promise<RunDoc | undefined> {
+  async resumeWaitingOn(id: string, nodeId: string, now = new Date()): Promise<RunRecord | undefined> {
     if (!isValidObjectId(id)) return undefined;
     const current = await this.runs.findById(id).lean();
     if (!current || current.status !== 'waiting' || current.inputRequest?.nodeId !== nodeId) return undefined;
-    return this.guarded.apply(
-      current._id,
-      { status: 'waiting', claims: current.claims },
-      { $set: { status: 'queued', resumedAt: now, checkedAt: now, claims: 1 }, $unset: { inputRequest: 1 } },
-      { known: current },
+    return this.requeueWaiting(current, now);
+  }
+
+  /** waiting → queued of the run just read (`claims` guards it like a version number). */
+  private async requeueWaiting(current: RunDoc, now: Date): Promise<RunRecord | undefined> {
+    return recordOrNone(
+      await this.guarded.apply(
+        current._id,
+        { status: 'waiting', claims: current.claims },
+        { $set: { status: 'queued', resumedAt: now, checkedAt: now, claims: 1 }, $unset: { inputRequest: 1 } },
+        { known: current },
+      ),
     );
   }
 
   /** The runs `workflow` nodes of this run started that have not ended (a cancel of the parent cancels them). */
-  async activeChildren(id: string): Promise<RunDoc[]> {
+  async activeChildren(id: string): Promise<RunRecord[]> {
     if (!isValidObjectId(id)) return [];
-    return this.runs.find({ parentRunId: new Types.ObjectId(id), status: { $in: [...ACTIVE_RUN_STATUSES, 'waiting'] } }).lean();
+    const docs = await this.runs.find({ parentRunId: new Types.ObjectId(id), status: { $in: [...ACTIVE_RUN_STATUSES, 'waiting'] } }).lean();
+    return docs.map((doc) => toRunRecord(doc));
   }
 
   /** Cancel of a waiting run: no worker holds it, it ends at once. */
-  async cancelWaiting(id: string): Promise<RunDoc | undefined> {
+  async cancelWaiting(id: string): Promise<RunRecord | undefined> {
     if (!isValidObjectId(id)) return undefined;
     const current = await this.runs.findById(id).lean();
     if (!current || current.status !== 'waiting') return undefined;
     const error = { code: ENGINE_ERROR_CODES.runCanceled, message: 'the run was canceled while it waited for input' };
     const fields = terminalFields(current, { status: 'canceled', error, finishedAt: new Date() });
-    return this.guarded.apply(
-      current._id,
-      { status: 'waiting', claims: current.claims },
-      { $set: { ...fields, cancelRequestedAt: fields.finishedAt }, $unset: { inputRequest: 1 } },
-      { known: current },
+    return recordOrNone(
+      await this.guarded.apply(
+        current._id,
+        { status: 'waiting', claims: current.claims },
+        { $set: { ...fields, cancelRequestedAt: fields.finishedAt }, $unset: { inputRequest: 1 } },
+        { known: current },
+      ),
     );
   }
 
   /** Gives the run back (worker shutting down, its MCP pool closed): still `running`, resumed by the next claim. */
-  async release(id: Types.ObjectId, lease: string): Promise<void> {
-    await this.guarded.apply(id, { lease }, { $unset: { lease: 1 } });
+  async release(id: string, lease: string): Promise<void> {
+    await this.guarded.apply(new Types.ObjectId(id), { lease }, { $unset: { lease: 1 } });
   }
 
   /** Cancel of a run no worker has taken yet: it ends at once. */
-  async cancelQueued(id: string): Promise<RunDoc | undefined> {
+  async cancelQueued(id: string): Promise<RunRecord | undefined> {
     if (!isValidObjectId(id)) return undefined;
     const now = new Date();
     const error = { code: ENGINE_ERROR_CODES.runCanceled, message: 'the run was canceled before it started' };
-    return this.guarded.apply(
-      new Types.ObjectId(id),
-      { status: 'queued' },
-      { $set: { status: 'canceled', finishedAt: now, durationMs: 0, error, cancelRequestedAt: now } },
+    return recordOrNone(
+      await this.guarded.apply(
+        new Types.ObjectId(id),
+        { status: 'queued' },
+        { $set: { status: 'canceled', finishedAt: now, durationMs: 0, error, cancelRequestedAt: now } },
+      ),
     );
   }
 
   /** Cancel of a running run: recorded here, carried to its worker over Redis. */
-  async requestCancel(id: string): Promise<RunDoc | undefined> {
+  async requestCancel(id: string): Promise<RunRecord | undefined> {
     if (!isValidObjectId(id)) return undefined;
-    return this.guarded.apply(new Types.ObjectId(id), { status: 'running' }, { $min: { cancelRequestedAt: new Date() } });
+    return recordOrNone(
+      await this.guarded.apply(new Types.ObjectId(id), { status: 'running' }, { $min: { cancelRequestedAt: new Date() } }),
+    );
   }
 
   /** Ends an active run without a lease (its worker is gone: recovery gave up or the deadline passed). */
-  async failActive(id: Types.ObjectId | string, error: RunErrorDoc): Promise<RunDoc | undefined> {
+  async failActive(id: string, error: RunError): Promise<RunRecord | undefined> {
     // By `_id` alone (guarded-update.ts), then `claims` guards the write like a version number.
     const current = await this.runs.findById(id).lean();
     if (!current || !isActiveRunStatus(current.status)) return undefined;
     const fields = terminalFields(current, { status: 'failed', error, finishedAt: new Date() });
-    return this.guarded.apply(
-      current._id,
-      { status: current.status, claims: current.claims },
-      { $set: fields, $unset: { lease: 1 } },
-      { known: current },
+    return recordOrNone(
+      await this.guarded.apply(
+        current._id,
+        { status: current.status, claims: current.claims },
+        { $set: fields, $unset: { lease: 1 } },
+        { known: current },
+      ),
     );
   }
 
@@ -320,7 +259,7 @@ export class RunRepository {
    * FerretDB v1 hands an equality to PostgreSQL but decodes the whole collection in Go for `$in`
    * (≈ 1 s at 10,000 runs, on every sweep of every worker, measured by bench:scale's probe).
    */
-  async unconfirmedActive(before: Date, limit: number): Promise<RunDoc[]> {
+  async unconfirmedActive(before: Date, limit: number): Promise<RunRecord[]> {
     const byStatus = await Promise.all(
       ACTIVE_RUN_STATUSES.map((status) =>
         this.runs
@@ -333,7 +272,8 @@ export class RunRepository {
     return byStatus
       .flat()
       .sort((a, b) => a.checkedAt.getTime() - b.checkedAt.getTime())
-      .slice(0, limit);
+      .slice(0, limit)
+      .map((doc) => toRunRecord(doc));
   }
 
   /**
@@ -342,16 +282,17 @@ export class RunRepository {
    * data, or unreachable when the run paused). Soonest due first. The status by equality, which
    * FerretDB v1 hands to PostgreSQL; the time is compared over the waiting runs only.
    */
-  async overdueWaits(before: Date, limit: number): Promise<RunDoc[]> {
-    return this.runs
+  async overdueWaits(before: Date, limit: number): Promise<RunRecord[]> {
+    const docs = await this.runs
       .find({ status: 'waiting', 'inputRequest.resumeAt': { $lt: before } })
       .sort({ 'inputRequest.resumeAt': 1 })
       .limit(limit)
       .lean();
+    return docs.map((doc) => toRunRecord(doc));
   }
 
-  async confirm(id: Types.ObjectId): Promise<void> {
-    await this.runs.updateOne({ _id: id }, { $set: { checkedAt: new Date() } });
+  async confirm(id: string): Promise<void> {
+    await this.runs.updateOne({ _id: new Types.ObjectId(id) }, { $set: { checkedAt: new Date() } });
   }
 
   /**

@@ -1,31 +1,26 @@
 import { Schema, type Types } from 'mongoose';
+import type { RunError } from '../engine/run-events.js';
 import { RUN_STATUSES, type RunStatus } from '../engine/statuses.js';
-import type { InputRequestDoc } from './run-input.js';
+import { RUN_SOURCES, type RunNodeCounts, type RunSource } from './run-record.js';
 
 export const RUN_MODEL = 'Run';
 
-export interface RunErrorDoc {
-  code: string;
+/** The request a waiting run waits on (`requestedSchema` as JSON text: any JSON Schema keyword survives the store). */
+export interface InputRequestDoc {
+  nodeId: string;
   message: string;
-  nodeId?: string;
-  path?: string;
-}
-
-/** What started a run: the REST API (absent on older runs), a published MCP server's tool call, a schedule or an inbound webhook. */
-export const RUN_SOURCES = ['api', 'mcp', 'schedule', 'webhook'] as const;
-export type RunSource = (typeof RUN_SOURCES)[number];
-
-export interface RunStatsDoc {
-  nodesExecuted: number;
-  nodesSkipped: number;
-  nodesFailed: number;
+  requestedSchema: string;
+  requestedAt: Date;
+  /** When the run resumes by itself, answered or not (a delayed queue job brings it back). */
+  resumeAt?: Date;
 }
 
 /**
- * One run. Every state change is a single-document update guarded by the expected status (and,
- * for the worker, by its `lease`), so no transaction is needed: a stale writer's update simply
- * matches nothing. Node results live in `node_executions`, except the last ones: the records
- * not yet written when the run ended ride on its terminal write, in `finalExecutions`.
+ * One run as stored; the repositories hand out RunRecord (run-record.ts) instead. Every state
+ * change is a single-document update guarded by the expected status (and, for the worker, by its
+ * `lease`), so no transaction is needed: a stale writer's update simply matches nothing. Node
+ * results live in `node_executions`, except the last ones: the records not yet written when the
+ * run ended ride on its terminal write, in `finalExecutions`.
  */
 export interface RunDoc {
   _id: Types.ObjectId;
@@ -37,8 +32,8 @@ export interface RunDoc {
   /** The secret inputs (inputSchema `writeOnly` / `format: "password"`), sealed JSON; `inputs` holds `***` for them. */
   secretInputs?: string;
   outputs?: string;
-  error?: RunErrorDoc;
-  stats?: RunStatsDoc;
+  error?: RunError;
+  stats?: RunNodeCounts;
   createdAt: Date;
   /** First start; the run's deadline counts from here, across resumes. */
   startedAt?: Date;
@@ -84,11 +79,6 @@ export interface RunDoc {
   checkedAt: Date;
   /** JSON text: the node executions the terminal write carried (log copies, no resume state). */
   finalExecutions?: string;
-}
-
-/** Where the run's deadline counts from: its last resume from `waiting`, else its first start. */
-export function deadlineStartOf(run: Pick<RunDoc, 'resumedAt' | 'startedAt' | 'createdAt'>): Date {
-  return run.resumedAt ?? run.startedAt ?? run.createdAt;
 }
 
 export const RunSchema = new Schema<RunDoc>(

@@ -15,9 +15,46 @@ export interface StoredWorkflowVersion {
   createdAt: Date;
 }
 
+/** A workflow's summary (what lists show, from its latest version), as the repository hands it out. */
+export interface WorkflowRecord {
+  id: string;
+  name: string;
+  description?: string;
+  latestVersion: number;
+  /** Toolsets and providers the latest version uses (deletes of those answer 409 while listed). */
+  toolsetIds: string[];
+  providerIds: string[];
+  createdBy: string | null;
+  updatedBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A version as a list of versions shows it (its definition left unread). */
+export interface WorkflowVersionSummary {
+  version: number;
+  createdBy: string | null;
+  createdAt: Date;
+}
+
 export interface StoredWorkflow {
-  workflow: WorkflowDoc;
+  workflow: WorkflowRecord;
   version: StoredWorkflowVersion;
+}
+
+function recordOf(doc: WorkflowDoc): WorkflowRecord {
+  return {
+    id: String(doc._id),
+    name: doc.name,
+    ...(doc.description !== undefined && doc.description !== null && { description: doc.description }),
+    latestVersion: doc.latestVersion,
+    toolsetIds: doc.toolsetIds ?? [],
+    providerIds: doc.providerIds ?? [],
+    createdBy: doc.createdBy ?? null,
+    updatedBy: doc.updatedBy ?? null,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
 }
 
 /** Concurrent PUTs racing for the same version number retry this often before giving up. */
@@ -76,14 +113,18 @@ export class WorkflowRepository {
   }
 
   /** Live (not deleted) workflows, newest first. */
-  pageLive(page: PageRequest, only: readonly string[] | null = null): Promise<Page<WorkflowDoc>> {
+  pageLive(page: PageRequest, only: readonly string[] | null = null): Promise<Page<WorkflowRecord>> {
     const filter = only ? { deletedAt: null, _id: { $in: [...only] } } : { deletedAt: null };
-    return findPage(this.workflows, filter, page, (doc) => doc);
+    return findPage(this.workflows, filter, page, recordOf);
   }
 
   /** A workflow's versions, newest first. */
-  pageVersions(workflowId: string, page: PageRequest): Promise<Page<WorkflowVersionDoc>> {
-    return findPage(this.versions, { workflowId }, page, (doc) => doc);
+  pageVersions(workflowId: string, page: PageRequest): Promise<Page<WorkflowVersionSummary>> {
+    return findPage(this.versions, { workflowId }, page, (doc) => ({
+      version: doc.version,
+      createdBy: doc.createdBy ?? null,
+      createdAt: doc.createdAt,
+    }));
   }
 
   /** `actor`: id of the API key saving it (`createdBy` / `updatedBy`). */
@@ -97,7 +138,7 @@ export class WorkflowRepository {
       createdBy: actor,
       updatedBy: actor,
     });
-    return { workflow: workflow.toObject(), version: toVersion(version.toObject()) };
+    return { workflow: recordOf(workflow.toObject()), version: toVersion(version.toObject()) };
   }
 
   /** The next version of a live workflow; undefined when it does not exist or is deleted. */
@@ -108,7 +149,7 @@ export class WorkflowRepository {
     actor: string | null = null,
   ): Promise<StoredWorkflow | undefined> {
     for (let attempt = 1; ; attempt += 1) {
-      const workflow = await this.findLive(id);
+      const workflow = await this.findLiveDoc(id);
       if (!workflow) return undefined;
       const latest = await this.latestVersionNumber(workflow._id);
       try {
@@ -126,26 +167,24 @@ export class WorkflowRepository {
             { returnDocument: 'after' },
           )
           .lean();
-        return { workflow: (updated ?? (await this.findLive(id)) ?? workflow) as WorkflowDoc, version };
+        return { workflow: recordOf(updated ?? (await this.findLiveDoc(id)) ?? workflow), version };
       } catch (error) {
         if (!isDuplicateKeyError(error) || attempt >= VERSION_RACE_ATTEMPTS) throw error;
       }
     }
   }
 
-  async findLive(id: string): Promise<WorkflowDoc | undefined> {
-    if (!isValidObjectId(id)) return undefined;
-    // By `_id` alone: the one filter FerretDB v1 pushes down to SQLite instead of scanning.
-    const doc = await this.workflows.findById(id).lean();
-    return doc && !doc.deletedAt ? doc : undefined;
+  async findLive(id: string): Promise<WorkflowRecord | undefined> {
+    const doc = await this.findLiveDoc(id);
+    return doc && recordOf(doc);
   }
 
   /** The latest version of a live workflow. */
   async findLatest(id: string): Promise<StoredWorkflow | undefined> {
-    const workflow = await this.findLive(id);
+    const workflow = await this.findLiveDoc(id);
     if (!workflow) return undefined;
     const doc = await this.versions.findOne({ workflowId: workflow._id }).sort({ version: -1 }).lean();
-    return doc ? { workflow, version: toVersion(doc) } : undefined;
+    return doc ? { workflow: recordOf(workflow), version: toVersion(doc) } : undefined;
   }
 
   /** A version, whether or not the workflow was deleted since (runs pin versions). Cached: every run reads one. */
@@ -180,8 +219,11 @@ export class WorkflowRepository {
     return result.modifiedCount === 1;
   }
 
-  toVersion(doc: WorkflowVersionDoc): StoredWorkflowVersion {
-    return toVersion(doc);
+  private async findLiveDoc(id: string): Promise<WorkflowDoc | undefined> {
+    if (!isValidObjectId(id)) return undefined;
+    // By `_id` alone: the one filter FerretDB v1 pushes down to SQLite instead of scanning.
+    const doc = await this.workflows.findById(id).lean();
+    return doc && !doc.deletedAt ? doc : undefined;
   }
 
   private async latestVersionNumber(workflowId: Types.ObjectId): Promise<number> {

@@ -1,8 +1,9 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { RUN_QUEUE_NAME, redisConnectionOptions, type RunJobData } from './run-queue.js';
+import { openQueue } from './job-queues.js';
+import type { RunJobData } from './run-queue.js';
 import { RUN_JOB_OPTIONS, runJobId } from './run-jobs.js';
 import { traceCarrier } from '../tracing/tracing.js';
 
@@ -26,10 +27,7 @@ export class RunQueueProducer implements OnApplicationShutdown {
   readonly queue: Queue<RunJobData>;
 
   constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'redisUrl' | 'queuePrefix'>) {
-    this.queue = new Queue<RunJobData>(RUN_QUEUE_NAME, {
-      connection: { ...redisConnectionOptions(config), enableOfflineQueue: false },
-      prefix: config.queuePrefix,
-    });
+    this.queue = openQueue<RunJobData>(config, 'runs');
     // Failures surface on each call; ioredis keeps reconnecting in the background.
     this.queue.on('error', () => undefined);
   }

@@ -1,14 +1,6 @@
 import type { AppConfig } from '../config/app-config.js';
 
-/** The API ↔ worker contract: one queue of runs; a job carries only the run id (state lives in MongoDB). */
-export const RUN_QUEUE_NAME = 'runs';
-
-/** Periodic toolset health checks: one scheduled job per interval, one active job across all workers. */
-export const TOOLSET_HEALTH_QUEUE_NAME = 'toolset-health';
-
-/** Retention of finished runs: one scheduled pass per interval, one active pass across all workers. */
-export const RUN_RETENTION_QUEUE_NAME = 'run-retention';
-
+/** A job of the run queue (`QUEUES.runs`, job-queues.ts): the run id (state lives in MongoDB) and hints. */
 export interface RunJobData {
   runId: string;
   /**

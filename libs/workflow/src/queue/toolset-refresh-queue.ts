@@ -1,11 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { redisConnectionOptions } from './run-queue.js';
-
-/** Background snapshots after `notifications/tools/list_changed`, taken by the workers. */
-export const TOOLSET_REFRESH_QUEUE_NAME = 'toolset-refresh';
+import { openQueue } from './job-queues.js';
 
 /** A burst of notifications within this long becomes one refresh. */
 export const REFRESH_COALESCE_MS = 1_000;
@@ -83,10 +80,7 @@ export class ToolsetRefreshRequests implements OnApplicationShutdown {
   }
 
   private open(): Queue<ToolsetRefreshJob> {
-    const queue = new Queue<ToolsetRefreshJob>(TOOLSET_REFRESH_QUEUE_NAME, {
-      connection: redisConnectionOptions(this.config),
-      prefix: this.config.queuePrefix,
-    });
+    const queue = openQueue<ToolsetRefreshJob>(this.config, 'toolsetRefresh');
     queue.on('error', (error) => this.logger.warn({ err: error }, 'toolset refresh queue error'));
     return queue;
   }

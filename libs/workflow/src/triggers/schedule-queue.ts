@@ -1,13 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { Queue, type QueueOptions } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { AppConfig } from '../config/app-config.js';
 import { APP_CONFIG } from '../config/config.module.js';
-import { redisConnectionOptions } from '../queue/run-queue.js';
+import { openQueue } from '../queue/job-queues.js';
 import type { ScheduleRecord, ScheduleTiming } from '../persistence/schedule.repository.js';
-import { cronRepeatStrategy } from './schedule-timing.js';
-
-/** Firings of schedules: BullMQ job schedulers add one job per firing, one worker takes each. */
-export const SCHEDULE_QUEUE_NAME = 'schedule-firings';
 
 export interface ScheduleFiringJob {
   scheduleId: string;
@@ -18,15 +14,6 @@ const SCHEDULER_PREFIX = 'schedule-';
 
 export function schedulerIdOf(scheduleId: string): string {
   return `${SCHEDULER_PREFIX}${scheduleId}`;
-}
-
-/** API and workers read cron patterns alike (croner), for the queue and for the workers' job scheduler. */
-export function scheduleQueueOptions(config: Pick<AppConfig, 'redisUrl' | 'queuePrefix'>, forWorker: boolean): QueueOptions {
-  return {
-    connection: { ...redisConnectionOptions(config, forWorker), ...(!forWorker && { enableOfflineQueue: false }) },
-    prefix: config.queuePrefix,
-    settings: { repeatStrategy: cronRepeatStrategy },
-  };
 }
 
 /** A scheduler as BullMQ holds it (for the workers' reconciliation). */
@@ -93,7 +80,7 @@ export class ScheduleQueue implements OnApplicationShutdown {
 
   private open(): Queue<ScheduleFiringJob> {
     if (!this.queue) {
-      this.queue = new Queue<ScheduleFiringJob>(SCHEDULE_QUEUE_NAME, scheduleQueueOptions(this.config, false));
+      this.queue = openQueue<ScheduleFiringJob>(this.config, 'scheduleFirings');
       this.queue.on('error', (error) => this.logger.warn({ err: error }, 'schedule queue error'));
     }
     return this.queue;

@@ -1,4 +1,4 @@
-import type { StoredWorkflow, StoredWorkflowVersion, WorkflowDoc, WorkflowVersionDoc } from '#workflow/nest';
+import type { StoredWorkflow, StoredWorkflowVersion, WorkflowRecord, WorkflowVersionSummary } from '#workflow/nest';
 
 /** The latest version of a workflow: its definition, when the workflow was created and last changed. */
 export function toWorkflowView({ workflow, version }: StoredWorkflow) {
@@ -27,19 +27,19 @@ export function toVersionView(version: StoredWorkflowVersion) {
   };
 }
 
-export function toWorkflowSummary(doc: WorkflowDoc) {
+export function toWorkflowSummary(workflow: WorkflowRecord) {
   return {
-    id: String(doc._id),
-    name: doc.name,
-    description: doc.description ?? null,
-    latestVersion: doc.latestVersion,
-    createdAt: doc.createdAt.toISOString(),
-    updatedAt: doc.updatedAt.toISOString(),
-    createdBy: doc.createdBy ?? null,
-    updatedBy: doc.updatedBy ?? null,
+    id: workflow.id,
+    name: workflow.name,
+    description: workflow.description ?? null,
+    latestVersion: workflow.latestVersion,
+    createdAt: workflow.createdAt.toISOString(),
+    updatedAt: workflow.updatedAt.toISOString(),
+    createdBy: workflow.createdBy,
+    updatedBy: workflow.updatedBy,
   };
 }
 
-export function toVersionSummary(doc: WorkflowVersionDoc) {
-  return { version: doc.version, createdAt: doc.createdAt.toISOString(), createdBy: doc.createdBy ?? null };
+export function toVersionSummary(version: WorkflowVersionSummary) {
+  return { version: version.version, createdAt: version.createdAt.toISOString(), createdBy: version.createdBy };
 }
