@@ -69,10 +69,11 @@ describe('workflow node: another workflow called as a run of its own', () => {
     expect(saved.body.nodes[1].config).toEqual({ workflowId: child, version: 1 });
     const started = await startRun(stack.apiUrl, parent, { inputs: { n: 41 } });
     const run = await waitForRun(stack.apiUrl, started.body.id, 30_000);
-    expect(run).toMatchObject({ status: 'succeeded', outputs: { result: 42 }, parentRunId: null });
+    expect(run).toMatchObject({ status: 'succeeded', outputs: { result: 42 }, parentRunId: null, source: 'api' });
     const [childRun] = await runsOf(stack.apiUrl, run.id);
     expect(childRun).toMatchObject({
       workflowId: child,
+      source: 'workflow',
       status: 'succeeded',
       parentRunId: run.id,
       inputs: { n: 41 },

@@ -1026,7 +1026,7 @@ export interface components {
              * @description api (REST), mcp (a tool call of a published MCP server), schedule (a firing) or webhook (a delivery)
              * @enum {string}
              */
-            source: "api" | "mcp" | "schedule" | "webhook";
+            source: "api" | "mcp" | "schedule" | "webhook" | "workflow";
             mcpServerId: string | null;
             /** @description source schedule: the schedule that fired */
             scheduleId: string | null;

@@ -98,6 +98,7 @@ export function newRunDoc(input: NewRun, idempotencyScope: string | undefined, n
     }),
     ...(input.triggeredBy && { triggeredBy: input.triggeredBy }),
     ...(input.trigger && { source: input.trigger.source }),
+    ...(input.parent && { source: 'workflow' as const }),
     ...(input.trigger?.mcpServerId && { mcpServerId: input.trigger.mcpServerId }),
     ...(input.trigger?.scheduleId && { scheduleId: input.trigger.scheduleId }),
     ...(input.trigger?.scheduledFor && { scheduledFor: input.trigger.scheduledFor }),

@@ -2,8 +2,11 @@ import type { RunError } from '../engine/run-events.js';
 import type { ExecutionRecord } from '../engine/run-store.js';
 import type { RunStatus } from '../engine/statuses.js';
 
-/** What started a run: the REST API (absent on older runs), a published MCP server's tool call, a schedule or an inbound webhook. */
-export const RUN_SOURCES = ['api', 'mcp', 'schedule', 'webhook'] as const;
+/**
+ * What started a run: the REST API (absent on older runs), a published MCP server's tool call, a
+ * schedule, an inbound webhook, or a `workflow` node of another run (its `parentRunId`).
+ */
+export const RUN_SOURCES = ['api', 'mcp', 'schedule', 'webhook', 'workflow'] as const;
 export type RunSource = (typeof RUN_SOURCES)[number];
 
 /** What a run's nodes did, as stored with it (the engine's RunStats without its per-call duration). */
