@@ -76,11 +76,13 @@ describe('scripts/dev.sh', () => {
   }, 60_000);
 
   it('counts a zombie as dead, though kill -0 accepts it', () => {
-    // `sleep 0 &` ends at once; its parent exec's into a sleep that never reaps it: a zombie for a few seconds.
+    // `sleep 0 &` ends at once; its parent exec's into a sleep that never reaps it: a zombie until the
+    // holder is killed at the end (the holder's sleep outlasts a slow loop on a loaded machine: with
+    // 5 s, the zombie was once reaped by init before kill -0 looked).
     const script = `
       source scripts/lib/processes.sh
-      bash -c 'sleep 0 & echo $! > "$1"; exec sleep 5' _ "$DIR/zombie.pid" & holder=$!
-      for _ in $(seq 1 50); do [ -s "$DIR/zombie.pid" ] && [[ $(ps -o stat= -p "$(cat "$DIR/zombie.pid")") == Z* ]] && break; sleep 0.1; done
+      bash -c 'sleep 0 & echo $! > "$1"; exec sleep 60' _ "$DIR/zombie.pid" & holder=$!
+      for _ in $(seq 1 100); do [ -s "$DIR/zombie.pid" ] && [[ $(ps -o stat= -p "$(cat "$DIR/zombie.pid")") == Z* ]] && break; sleep 0.1; done
       kill -0 "$(cat "$DIR/zombie.pid")" 2>/dev/null && echo "kill-0: alive"
       pid_alive "$DIR/zombie.pid" && echo "pid_alive: alive" || echo "pid_alive: dead"
       kill "$holder"`;
