@@ -3,18 +3,9 @@ import type { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { openQueue, openWorker, QUEUES, type AppConfig, type QueueKind } from '#workflow/nest';
 import { dropQueueKeys, testConfig } from '../support/stack.js';
+import { until } from '../support/until.js';
 
 const KINDS = Object.keys(QUEUES) as QueueKind[];
-
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** The one owner of the BullMQ queues (queue/job-queues.ts), against a real Redis. */
 describe('job queues', () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
@@ -60,6 +61,7 @@ function requiredEnv(name: string): string {
 /**
  * A throwaway FerretDB v1: on the PostgreSQL database `postgresqlUrl` names (default: the test run's,
  * FERRETDB_POSTGRESQL_URL), or on SQLite in a temporary folder (`sqlite`, or no PostgreSQL given).
+ * Its `url` names a database no other test uses.
  */
 export async function startFerretDb(options: { postgresqlUrl?: string; sqlite?: boolean } = {}): Promise<StartedService> {
   const dir = mkdtempSync(join(tmpdir(), 'mcpflow-ferretdb-'));
@@ -74,7 +76,13 @@ export async function startFerretDb(options: { postgresqlUrl?: string; sqlite?: 
     { stdio: 'ignore' },
   );
   await waitForPort(port, child);
-  return { url: `mongodb://127.0.0.1:${port}/mcpflow`, port, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
+  // A database of its own: two throwaway FerretDBs on the test run's PostgreSQL share its schemas,
+  // and a file that drops its database would drop another file's tables under it.
+  return {
+    url: `mongodb://127.0.0.1:${port}/t_${randomBytes(4).toString('hex')}`,
+    port,
+    stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })),
+  };
 }
 
 /** A throwaway Redis; pass `port` to bring one back where a stopped one was (clients reconnect). */

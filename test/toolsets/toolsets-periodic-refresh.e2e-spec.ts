@@ -6,6 +6,7 @@ import { QUEUES, redisConnectionOptions, refreshSchedulerId } from '#workflow/ne
 import { api } from '../support/http.js';
 import { startRunStack } from '../support/runs.js';
 import { startWorker, type TestStack } from '../support/stack.js';
+import { until } from '../support/until.js';
 
 interface ToolsetView {
   id: string;
@@ -22,16 +23,6 @@ interface ErrorBody {
 
 const EVERY_MS = 300;
 const empty = { type: 'object', properties: {} };
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('periodic refresh of a toolset (refreshIntervalMs)', () => {
   const tools: FixtureTool[] = basicTools();

@@ -11,7 +11,7 @@ export * from './tracing/tracing.js';
 
 // Queue: the API ↔ worker contract
 export * from './queue/run-queue.js';
-export { QUEUES, openQueue, openWorker, type QueueKind, type WorkerTuning } from './queue/job-queues.js';
+export { QUEUES, handBackWhileRateLimited, openQueue, openWorker, type QueueKind, type WorkerTuning } from './queue/job-queues.js';
 export * from './queue/run-jobs.js';
 export * from './queue/run-stream.js';
 export { RunQueueProducer, type RunJobState } from './queue/run-queue-producer.js';
@@ -19,6 +19,7 @@ export { RunQueueProducer, type RunJobState } from './queue/run-queue-producer.j
 // Persistence: collections shared by API and worker; ids and cursor pages without mongoose in the apps
 export * from './persistence/persistence.module.js';
 export { isStoredId, newStoredId } from './persistence/object-ids.js';
+export { OUTAGE_RETRY_AFTER_SECONDS, outageOf, type OutageCode } from './persistence/outages.js';
 export type { Page, PageRequest } from './persistence/paging.js';
 
 // Secrets: AES-256-GCM at rest (toolset headers, provider API keys)

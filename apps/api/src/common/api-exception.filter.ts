@@ -4,7 +4,7 @@ import { BODY_TOO_DEEP_TYPE } from './json-depth.js';
 import { assignRequestId, maskKeyInPath } from './logging.js';
 import { ApiError } from './api-errors.js';
 import { HTTP_STATUS_BY_CODE, statusOfCode } from './error-codes.js';
-import { OUTAGE_RETRY_AFTER_SECONDS, outageOf } from './outages.js';
+import { OUTAGE_RETRY_AFTER_SECONDS, outageOf } from '#workflow/nest';
 
 function hasCode(error: unknown): error is Error & { code: string; errors?: unknown } {
   return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';

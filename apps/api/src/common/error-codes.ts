@@ -38,7 +38,7 @@ export const HTTP_STATUS_BY_CODE = {
   // The authorization server answered the callback with an error (the person declined…).
   OAUTH_AUTHORIZATION_DENIED: 400,
   RATE_LIMITED: 429,
-  // A dependency is down (common/outages.ts): answered with Retry-After.
+  // A dependency is down (libs/workflow persistence/outages.ts): answered with Retry-After.
   STORE_UNAVAILABLE: 503,
   QUEUE_UNAVAILABLE: 503,
   OUTBOUND_BLOCKED: 422,

@@ -1,16 +1,31 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { UnrecoverableError, type Job, type Worker } from 'bullmq';
-import { APP_CONFIG, openWorker, RUN_JOB_ATTEMPTS, RunRepository, type AppConfig, type RunJobData } from '#workflow/nest';
+import {
+  APP_CONFIG,
+  handBackWhileRateLimited,
+  openWorker,
+  outageOf,
+  RUN_JOB_ATTEMPTS,
+  RunQueueProducer,
+  RunRepository,
+  type AppConfig,
+  type RunJobData,
+} from '#workflow/nest';
 import { ENGINE_ERROR_CODES } from '#workflow';
 import { RunProcessor } from './run.processor.js';
 import { ActiveRuns } from '../runs/active-runs.js';
 import { RunEventsPublisher } from '../runs/run-events-publisher.js';
 import { RunSessions } from '../runs/run-sessions.js';
 
+/** How long no worker takes a run after one found the store down: a probe a second. */
+export const STORE_OUTAGE_PAUSE_MS = 1000;
+
 /**
  * The BullMQ consumer of runs. Stalled-job recovery is BullMQ's: a job whose worker died keeps
  * no lock, is moved back to `wait` after `RUN_LOCK_DURATION_MS` + up to two
  * `RUN_STALLED_INTERVAL_MS`, and is resumed by another worker (at most `RUN_MAX_STALLED_COUNT` times).
+ * A run that meets the store down goes back to the head of the queue without spending an attempt,
+ * and the workers pause (see `take`).
  */
 @Injectable()
 export class RunWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -24,11 +39,12 @@ export class RunWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly runs: RunRepository,
     private readonly sessions: RunSessions,
     private readonly publisher: RunEventsPublisher,
+    private readonly queue: RunQueueProducer,
   ) {}
 
   onApplicationBootstrap(): void {
     const { recovery, worker } = this.config;
-    this.worker = openWorker<RunJobData, string>(this.config, 'runs', (job, token) => this.processor.process(job, token), {
+    this.worker = openWorker<RunJobData, string>(this.config, 'runs', (job, token) => this.take(job, token), {
       concurrency: worker.concurrency,
       lockDuration: recovery.lockDurationMs,
       stalledInterval: recovery.stalledIntervalMs,
@@ -39,6 +55,28 @@ export class RunWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     // it meanwhile, the store refuses this execution's next write and it stops then (run-journal.ts).
     this.worker.on('lockRenewalFailed', (jobIds) => this.logger.warn({ jobIds }, 'could not renew the lock of running jobs'));
     this.worker.on('failed', (job, error) => void this.onJobFailed(job, error));
+  }
+
+  /**
+   * A run the store could not serve (MongoDB unreachable, PostgreSQL behind FerretDB down) goes back
+   * to the head of the queue without spending an attempt, and no worker takes a run for
+   * STORE_OUTAGE_PAUSE_MS. With BullMQ's exponential backoff instead, each outage cost the runs
+   * it met 2, 4, 8… s after the store was back and a place at the back of the queue, and a long
+   * outage used up their attempts. Redis away as well: BullMQ's own retry, as for any error.
+   */
+  private async take(job: Job<RunJobData>, token: string | undefined): Promise<string> {
+    try {
+      return await this.processor.process(job, token);
+    } catch (error) {
+      if (outageOf(error) !== 'STORE_UNAVAILABLE') throw error;
+      try {
+        await this.queue.pauseTaking(STORE_OUTAGE_PAUSE_MS);
+      } catch {
+        throw error;
+      }
+      this.logger.warn({ runId: job.data.runId, reason: (error as Error).message.slice(0, 200) }, 'store unavailable: run handed back');
+      throw handBackWhileRateLimited();
+    }
   }
 
   /** Before MongoDB and Redis connections close: stop taking jobs, let runs finish, hand back the rest. */

@@ -79,3 +79,12 @@ export function openWorker<Data, Result>(
     ...tuning,
   });
 }
+
+/**
+ * What a processor throws to hand its job back to the head of the queue without spending one of
+ * its attempts, after a rate limit was set (`RunQueueProducer.pauseTaking`): BullMQ moves the job
+ * back to `wait` and its workers take nothing until the limit expires.
+ */
+export function handBackWhileRateLimited(): Error {
+  return Worker.RateLimitError();
+}

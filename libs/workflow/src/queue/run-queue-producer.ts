@@ -73,6 +73,14 @@ export class RunQueueProducer implements OnApplicationShutdown {
     await this.queue.remove(runJobId(runId));
   }
 
+  /**
+   * No worker takes a run for `ms` (BullMQ's manual rate limit, shared by every worker of the
+   * queue): for a dependency that is down for all of them alike, such as the store.
+   */
+  async pauseTaking(ms: number): Promise<void> {
+    await this.queue.rateLimit(ms);
+  }
+
   async close(): Promise<void> {
     await this.queue.close();
   }

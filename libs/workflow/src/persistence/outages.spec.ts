@@ -58,6 +58,17 @@ describe('outageOf', () => {
       expect(outageOf(ferretDbReply(handler + 'decoding document: unexpected EOF in array'))).toBeUndefined();
     });
 
+    it('names the store for an insert refused the same way (the driver reports it as a bulk write error)', () => {
+      const insert = Object.assign(
+        new Error('[msg_insert.go:168 handler.(*Handler).MsgInsert] failed to connect to `user=postgres database=ferretdb`: dial error'),
+        { name: 'MongoBulkWriteError', code: 1 },
+      );
+      expect(outageOf(insert)).toBe('STORE_UNAVAILABLE');
+      expect(
+        outageOf(Object.assign(new Error('E11000 duplicate key error'), { name: 'MongoBulkWriteError', code: 11000 })),
+      ).toBeUndefined();
+    });
+
     it('leaves FerretDB’s other internal errors, and PostgreSQL’s other SQLSTATEs, a 500', () => {
       expect(outageOf(ferretDbReply(handler + 'ERROR: invalid input syntax for type json (SQLSTATE 22P02)'))).toBeUndefined();
       expect(outageOf(ferretDbReply(handler + 'something unexpected'))).toBeUndefined();

@@ -1,9 +1,10 @@
 /**
  * Which dependency an error says is unreachable: the store (MongoDB/FerretDB) or the queue
  * (Redis), or neither. Decided by the drivers' error classes (their `name`) and socket codes —
- * by message only for ioredis's two offline-queue errors, which are plain Errors —, following `cause` chains (Nest and the libs wrap errors). Such a request is answered 503
- * with Retry-After: a client cannot tell a 500 from a bug, and its retry (with the same
- * Idempotency-Key) is safe.
+ * by message only for ioredis's two offline-queue errors, which are plain Errors —, following `cause` chains (Nest and the libs wrap errors). The API answers such a request 503
+ * with Retry-After (a client cannot tell a 500 from a bug, and its retry with the same
+ * Idempotency-Key is safe); a worker puts the run back at the head of the queue and pauses taking
+ * runs, without spending one of the job's attempts (apps/worker run-worker.ts).
  */
 export type OutageCode = 'STORE_UNAVAILABLE' | 'QUEUE_UNAVAILABLE';
 
@@ -31,11 +32,13 @@ const STORE_ERRORS = new Set([
  * cannot connect now). Any other InternalError stays a 500.
  */
 const FERRETDB_INTERNAL_ERROR = 1;
+/** A command's answer, and an insert's (the driver reports write errors of inserts as a bulk write error). */
+const FERRETDB_ANSWERS = new Set(['MongoServerError', 'MongoBulkWriteError']);
 const POSTGRES_UNREACHABLE = /failed to connect to `|(^|\] )unexpected EOF$|\(SQLSTATE (08[0-9A-Z]{3}|57P0[123])\)/;
 
 function isPostgresBehindFerretDbDown(error: Error): boolean {
   const { code } = error as { code?: unknown };
-  return error.name === 'MongoServerError' && code === FERRETDB_INTERNAL_ERROR && POSTGRES_UNREACHABLE.test(error.message);
+  return FERRETDB_ANSWERS.has(error.name) && code === FERRETDB_INTERNAL_ERROR && POSTGRES_UNREACHABLE.test(error.message);
 }
 
 /** ioredis's: retries used up, or the connection closed or not writable (offline queue off). */
