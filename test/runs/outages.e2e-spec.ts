@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { RunView } from '#workflow/nest';
+import type { Queue } from 'bullmq';
+import { openQueue, runJobId, type AppConfig, type RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
 import { createWorkflow, startRun } from '../support/runs.js';
 import { startFerretDb, startRedis, type StartedService } from '../support/services.js';
 import { dropTestData, startApi, testConfig } from '../support/stack.js';
+import { until } from '../support/until.js';
 
 const pureFlow = {
   name: 'outages',
@@ -28,11 +30,12 @@ describe('outages: the store or Redis down', () => {
   let url: string;
   let close: () => Promise<void>;
   let workflowId: string;
+  let config: AppConfig;
 
   beforeAll(async () => {
     ferret = await startFerretDb();
     redis = await startRedis();
-    const config = testConfig({ MONGO_URL: ferret.url, REDIS_URL: redis.url });
+    config = testConfig({ MONGO_URL: ferret.url, REDIS_URL: redis.url });
     const started = await startApi(config);
     url = started.url;
     close = async () => {
@@ -58,6 +61,38 @@ describe('outages: the store or Redis down', () => {
       expect(again.body.id).toBe(first.body.id);
     } finally {
       redis = await startRedis(redis.port);
+    }
+  }, 30_000);
+
+  it('a retry of a trigger whose run was stored but never enqueued puts the run in line at once (no sweep needed)', async () => {
+    await redis.stop();
+    let runId: string;
+    try {
+      const first = await startRun(url, workflowId, {}, '', { 'Idempotency-Key': 'stored-not-enqueued' });
+      expect(first.status).toBe(202);
+      runId = first.body.id;
+    } finally {
+      redis = await startRedis(redis.port);
+    }
+    // Redis is back empty: the run is stored and queued, with no job (no worker or sweep runs here).
+    const queue: Queue = openQueue(config, 'runs');
+    try {
+      expect(await queue.getJob(runJobId(runId))).toBeUndefined();
+      // Retried until the API's own connection to Redis is back (an enqueue it cannot make is left to the sweep).
+      await until(
+        async () => {
+          const retried = await startRun(url, workflowId, {}, '', { 'Idempotency-Key': 'stored-not-enqueued' });
+          expect({ status: retried.status, id: retried.body.id }).toEqual({ status: 202, id: runId });
+          return queue.getJobState(runJobId(runId));
+        },
+        (state) => state === 'waiting',
+        'the retry to enqueue the run',
+      );
+      // Retried again: the job exists, none is added.
+      await startRun(url, workflowId, {}, '', { 'Idempotency-Key': 'stored-not-enqueued' });
+      expect(await queue.getJobCounts('waiting')).toEqual({ waiting: 1 });
+    } finally {
+      await queue.close();
     }
   }, 30_000);
 

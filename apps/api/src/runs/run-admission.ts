@@ -102,7 +102,11 @@ export class RunAdmission {
     }
     const runId = inserted.run.id;
     try {
-      if (inserted.created) await this.enqueue(runId, request);
+      // A replay of a run still queued enqueues it too (the same job id: nothing is added when its job
+      // exists). The earlier request may have stored the run and then failed before its enqueue (the
+      // store's answer lost in an outage, answered 503): its retry puts the run in line at once,
+      // instead of the recovery sweep finding it later and putting it at the back.
+      if (inserted.created || inserted.run.status === 'queued') await this.enqueue(runId, inserted.run);
       return await this.answer(inserted.run, !inserted.created, watch, waitMs);
     } finally {
       watch?.close();
