@@ -64,6 +64,7 @@ describe('web console: re-run from a node, map items by index', () => {
 
     await page.waitForURL((url) => /#\/runs\/[0-9a-f]{24}$/.test(url.hash) && !url.hash.endsWith(earlier.id));
     await page.locator('[data-node="end"][data-state="succeeded"]').waitFor({ timeout: 30_000 });
+    await page.getByTestId('run-status').filter({ hasText: 'succeeded' }).waitFor();
     const replayId = page.url().split('/').at(-1) as string;
     const again = (await api<RunView>(stack.apiUrl, 'GET', `/runs/${replayId}`)).body;
     expect(again).toMatchObject({

@@ -149,6 +149,8 @@ describe('web console in a real browser', () => {
     await request.getByLabel('times').fill('2');
     await request.getByRole('button', { name: 'Send answer' }).click();
     await page.locator('[data-node="end"][data-state="succeeded"]').waitFor({ timeout: 30_000 });
+    // The end node's log item can arrive a moment before the run is marked finished.
+    await page.getByTestId('run-status').filter({ hasText: 'succeeded' }).waitFor();
     const runId = page.url().split('/').at(-1) as string;
     expect((await api<RunView>(stack.apiUrl, 'GET', `/runs/${runId}`)).body.outputs).toEqual({ said: 'Hello LinHello Lin' });
     await page.locator('[data-node="greet"]').click();
@@ -249,6 +251,8 @@ describe('web console in a real browser', () => {
     await page.getByLabel(/^a( \*)?$/).fill('37');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.locator('[data-node="end"][data-state="succeeded"]').waitFor({ timeout: 30_000 });
+    // The end node's log item can arrive a moment before the run is marked finished.
+    await page.getByTestId('run-status').filter({ hasText: 'succeeded' }).waitFor();
     const runId = page.url().split('/').at(-1) as string;
     expect((await api<RunView>(stack.apiUrl, 'GET', `/runs/${runId}`)).body.outputs).toEqual({ sum: 42 });
   }, 90_000);

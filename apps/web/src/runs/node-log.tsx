@@ -90,9 +90,9 @@ function LogEntry({ item, label }: { item: LogItem; label?: string }) {
         )}
       </dl>
       <h4>Inputs{item.inputsTruncated && ' (truncated)'}</h4>
-      <pre>{formatJson(item.inputs)}</pre>
+      <pre tabIndex={0}>{formatJson(item.inputs)}</pre>
       <h4>Outputs{item.truncated && ' (truncated)'}</h4>
-      <pre>{formatJson(item.outputs)}</pre>
+      <pre tabIndex={0}>{formatJson(item.outputs)}</pre>
     </article>
   );
 }
