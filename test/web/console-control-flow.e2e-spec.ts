@@ -141,6 +141,7 @@ describe('web console: re-run from a node, map items by index', () => {
     await expect(item('0.1').locator('[data-log-node="lines[0]/words[1]/echo"]').textContent()).resolves.toContain('word beta');
     await expect(item('1.0').locator('[data-log-node="lines[1]/words[0]/echo"]').textContent()).resolves.toContain('word gamma');
     await expect(log.locator('[data-item-path]').count()).resolves.toBe(5);
+    await item('1.0').scrollIntoViewIfNeeded();
     await screenshot(page, 'run-map-items');
     expect(await seriousAxeViolations(page)).toEqual([]);
   }, 90_000);

@@ -240,6 +240,7 @@ describe('web console in a real browser', () => {
     await page.getByRole('button', { name: 'Check' }).click();
     await page.getByText('No problems found.').waitFor();
     await page.locator('.react-flow__node[data-id="mcpTool1"]').click();
+    await a.scrollIntoViewIfNeeded();
     await screenshot(page, 'editor');
     expect(await seriousAxeViolations(page)).toEqual([]);
 
