@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { basicTools, startFixtureServer, type FixtureServer } from '#mcp/testing';
+import { basicTools, startFixtureServer, startOAuthFixtureServer, type FixtureServer, type OAuthFixtureServer } from '#mcp/testing';
 import { anonymousFetch, bearer, keyOf } from '../support/auth.js';
 import { api } from '../support/http.js';
 import { createWorkflow, registerToolset, runToEnd } from '../support/runs.js';
@@ -10,6 +10,7 @@ import { openBrowser, screenshot, seriousAxeViolations, signIn, type ConsoleBrow
 describe('web console: toolsets, keys and published servers', () => {
   let stack: TestStack;
   let tools: FixtureServer;
+  let oauth: OAuthFixtureServer;
   let browser: ConsoleBrowser;
   let toolsetId: string;
 
@@ -37,6 +38,7 @@ describe('web console: toolsets, keys and published servers', () => {
   }, 90_000);
   afterAll(async () => {
     await browser?.close();
+    await oauth?.close();
     await tools?.close();
     await stack?.close();
   });
@@ -91,4 +93,44 @@ describe('web console: toolsets, keys and published servers', () => {
       .getByText("this tab's key")
       .waitFor();
   }, 60_000);
+
+  it('authorizes an OAuth toolset: the Authorize button opens the authorization server, the page sees "authorized"', async () => {
+    // The authorization server sends the browser back to <PUBLIC_BASE_URL>/oauth/callback; the stack
+    // listens on a port chosen at start, so its address is given once known (read on every authorize).
+    stack.config.mcp.publicBaseUrl = stack.apiUrl;
+    oauth = await startOAuthFixtureServer();
+    const created = await api<{ id: string; auth?: { state: string } }>(stack.apiUrl, 'POST', '/toolsets', {
+      name: 'oauth tools',
+      url: oauth.url,
+      auth: { type: 'oauth' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.auth?.state).toBe('needs_authorization');
+
+    const { page } = browser;
+    await page.getByRole('link', { name: 'Toolsets' }).click();
+    await page.locator(`[data-toolset="${created.body.id}"]`).getByText('needs authorization').waitFor();
+    await page.getByRole('link', { name: 'oauth tools' }).click();
+    await page.getByTestId('oauth-state').filter({ hasText: 'needs_authorization' }).waitFor();
+    await screenshot(page, 'toolset-oauth');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // The fixture approves at once: the new tab goes authorization server → /oauth/callback, which stores the grant.
+    const popup = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Authorize' }).click();
+    const tab = await popup;
+    await tab.waitForURL((url) => url.pathname === '/oauth/callback', { timeout: 30_000 });
+    await expect(tab.locator('body').textContent()).resolves.toContain('"state":"authorized"');
+    await expect(tab.evaluate('window.opener')).resolves.toBeNull();
+    await tab.close();
+
+    await page
+      .getByTestId('oauth-state')
+      .filter({ hasText: /^authorized$/ })
+      .waitFor({ timeout: 30_000 });
+    await page.locator('[data-tool="echo"]').waitFor();
+    const toolset = await api<{ toolCount: number; auth?: { state: string } }>(stack.apiUrl, 'GET', `/toolsets/${created.body.id}`);
+    expect(toolset.body).toMatchObject({ auth: { state: 'authorized' }, toolCount: expect.any(Number) });
+    await screenshot(page, 'toolset-authorized');
+  }, 90_000);
 });

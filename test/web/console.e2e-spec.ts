@@ -149,6 +149,8 @@ describe('web console in a real browser', () => {
     await request.getByLabel('times').fill('2');
     await request.getByRole('button', { name: 'Send answer' }).click();
     await page.locator('[data-node="end"][data-state="succeeded"]').waitFor({ timeout: 30_000 });
+    // The end node's log item can arrive a moment before the run is marked finished.
+    await page.getByTestId('run-status').filter({ hasText: 'succeeded' }).waitFor();
     const runId = page.url().split('/').at(-1) as string;
     expect((await api<RunView>(stack.apiUrl, 'GET', `/runs/${runId}`)).body.outputs).toEqual({ said: 'Hello LinHello Lin' });
     await page.locator('[data-node="greet"]').click();
@@ -188,24 +190,22 @@ describe('web console in a real browser', () => {
     await screenshot(page, 'run-failed');
   }, 90_000);
 
-  it('builds a workflow in the editor: palette, config form, connections, problems on the node, save, run', async () => {
+  it('builds a workflow in the editor: palette, config form, per-input form, connections, problems on the node, save, run', async () => {
     const { page } = browser;
     await page.goto(`${stack.apiUrl}/ui/#/workflows`);
     await page.getByRole('link', { name: 'New workflow' }).click();
     await page.getByLabel('Workflow name').fill('made in the editor');
+    await page.locator('.input-schema summary').click();
+    await page
+      .getByLabel('Run inputs (JSON Schema)')
+      .fill('{"type": "object", "properties": {"a": {"type": "number"}}, "required": ["a"]}');
+    await page.getByRole('button', { name: 'Apply run inputs' }).click();
     await page.getByRole('navigation', { name: 'Node types' }).getByRole('button', { name: '+ MCP tool' }).click();
     const panel = page.getByTestId('node-panel');
     await panel.getByText('mcpTool1').waitFor();
     // Saved as it is, the new node is incomplete: the API's problems land on it.
     await page.getByRole('button', { name: 'Check' }).click();
     await page.locator('.react-flow__node[data-id="mcpTool1"]').getByTestId('node-problem').first().waitFor();
-
-    await panel.getByLabel('toolsetId').selectOption({ label: 'fixture tools' });
-    await panel.getByLabel(/^tool( \*)?$/).fill('echo');
-    await panel.getByRole('button', { name: 'Apply config' }).click();
-    await panel.getByText('The tool takes: message (required)').waitFor();
-    await panel.getByLabel(/^Inputs/).fill('{"message": {"value": "made on a canvas"}}');
-    await panel.getByRole('button', { name: 'Apply inputs' }).click();
 
     // One connection dragged from handle to handle, one made with the keyboard-friendly form.
     await page
@@ -218,21 +218,44 @@ describe('web console in a real browser', () => {
     await connect.getByRole('button', { name: 'Connect' }).click();
     await expect(page.locator('.react-flow__edge').count()).resolves.toBe(2);
 
+    // The tool's inputSchema becomes one field per input: `a` from start (a reference), `b` a typed literal.
+    await page.locator('.react-flow__node[data-id="mcpTool1"]').click();
+    await panel.getByLabel('toolsetId').selectOption({ label: 'fixture tools' });
+    await panel.getByLabel(/^tool( \*)?$/).fill('add');
+    await panel.getByRole('button', { name: 'Apply config' }).click();
+    const a = panel.getByRole('group', { name: 'a number, required' });
+    const b = panel.getByRole('group', { name: 'b number, required' });
+    await a.getByLabel('Source').selectOption('ref');
+    await expect(a.getByLabel('Reference').inputValue()).resolves.toBe('start.a');
+    await expect(a.getByLabel('Reference').locator('option').allTextContents()).resolves.toEqual(['start.a (number)']);
+    await b.getByLabel('Source').selectOption('value');
+    await expect(b.getByLabel('Value').getAttribute('type')).resolves.toBe('number');
+    await b.getByLabel('Value').fill('5');
+
+    // The end takes any inputs: the raw JSON editor, with the references the nodes before it offer.
     await page.locator('.react-flow__node[data-id="end"]').click();
-    await panel.getByText('References from earlier nodes: start.…, mcpTool1.result, mcpTool1.text').waitFor();
-    await panel.getByLabel(/^Inputs/).fill('{"said": {"ref": "mcpTool1.text"}}');
+    await panel.getByText('References from earlier nodes: start.a, mcpTool1.result, mcpTool1.text').waitFor();
+    await panel.getByLabel(/^Inputs/).fill('{"sum": {"ref": "mcpTool1.result.sum"}}');
     await panel.getByRole('button', { name: 'Apply inputs' }).click();
     await page.getByRole('button', { name: 'Check' }).click();
     await page.getByText('No problems found.').waitFor();
+    await page.locator('.react-flow__node[data-id="mcpTool1"]').click();
+    await a.scrollIntoViewIfNeeded();
     await screenshot(page, 'editor');
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Create workflow' }).click();
     await page.waitForURL(/#\/workflows\/[0-9a-f]{24}$/);
+    const workflowId = page.url().split('/').at(-1) as string;
+    const saved = await api<{ nodes: { id: string; inputs: unknown }[] }>(stack.apiUrl, 'GET', `/workflows/${workflowId}`);
+    expect(saved.body.nodes.find((node) => node.id === 'mcpTool1')?.inputs).toEqual({ a: { ref: 'start.a' }, b: { value: 5 } });
+    await page.getByLabel(/^a( \*)?$/).fill('37');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.locator('[data-node="end"][data-state="succeeded"]').waitFor({ timeout: 30_000 });
+    // The end node's log item can arrive a moment before the run is marked finished.
+    await page.getByTestId('run-status').filter({ hasText: 'succeeded' }).waitFor();
     const runId = page.url().split('/').at(-1) as string;
-    expect((await api<RunView>(stack.apiUrl, 'GET', `/runs/${runId}`)).body.outputs).toEqual({ said: 'made on a canvas' });
+    expect((await api<RunView>(stack.apiUrl, 'GET', `/runs/${runId}`)).body.outputs).toEqual({ sum: 42 });
   }, 90_000);
 
   it('fits a phone-width screen, loads nothing from another origin and breaks no CSP rule', async () => {

@@ -7,8 +7,10 @@ import { layout } from '../components/graph-layout';
 import { useLoad } from '../components/use-load';
 import { ConnectForm } from './connect-form';
 import { EditorCanvas } from './editor-canvas';
+import { InputSchemaField } from './input-schema-field';
 import { NodePanel } from './node-panel';
-import { addNode, definitionOf, problemsByNode, removeNode, updateNode, type Draft } from './workflow-draft';
+import { valueTypeOfSchema, type RefOption } from './value-sources';
+import { addNode, definitionOf, problemsByNode, removeNode, updateNode, type Draft, type NodeType } from './workflow-draft';
 
 const NEW_DRAFT: Draft = {
   name: 'New workflow',
@@ -109,6 +111,7 @@ export function EditorPage({ id }: { id?: string }) {
         <label htmlFor="workflow-name">Workflow name</label>
         <input id="workflow-name" value={draft.name} onChange={(event) => edit({ ...draft, name: event.target.value })} />
       </div>
+      <InputSchemaField schema={draft.inputSchema} onChange={(inputSchema) => edit({ ...draft, inputSchema })} />
       <ErrorBanner error={error ?? types.error} />
       {status && <p role="status">{status}</p>}
       {general.map((problem) => (
@@ -166,8 +169,11 @@ export function EditorPage({ id }: { id?: string }) {
   );
 }
 
-/** `node.output` references of the nodes with a path to `nodeId`, from their types' declared outputs (or the workflow's inputs for start). */
-function refsBefore(draft: Draft, nodeId: string, types: { type: string; outputs?: { key: string }[] }[]): string[] {
+/**
+ * `node.output` references of the nodes with a path to `nodeId`, typed: their types' declared outputs,
+ * the workflow's inputs for `start`; a node with none declared is offered open (any key).
+ */
+function refsBefore(draft: Draft, nodeId: string, types: NodeType[]): RefOption[] {
   const before = new Set<string>();
   const visit = (id: string) => {
     for (const edge of draft.edges)
@@ -179,11 +185,16 @@ function refsBefore(draft: Draft, nodeId: string, types: { type: string; outputs
   visit(nodeId);
   return draft.nodes
     .filter((node) => before.has(node.id))
-    .flatMap((node) => {
-      const outputs =
+    .flatMap((node): RefOption[] => {
+      const outputs: { key: string; valueType: string }[] =
         node.type === 'start'
-          ? Object.keys((draft.inputSchema?.properties as object | undefined) ?? {})
-          : (types.find((type) => type.type === node.type)?.outputs ?? []).map((output) => output.key);
-      return outputs.length ? outputs.map((output) => `${node.id}.${output}`) : [`${node.id}.…`];
+          ? Object.entries((draft.inputSchema?.properties as Record<string, unknown> | undefined) ?? {}).map(([key, schema]) => ({
+              key,
+              valueType: valueTypeOfSchema(schema),
+            }))
+          : (types.find((type) => type.type === node.type)?.outputs ?? []);
+      return outputs.length
+        ? outputs.map((output) => ({ ref: `${node.id}.${output.key}`, valueType: output.valueType }))
+        : [{ ref: node.id, valueType: 'any', open: true }];
     });
 }

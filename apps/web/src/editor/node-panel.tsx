@@ -4,16 +4,19 @@ import { useApi } from '../api/api-context';
 import { unwrap } from '../api/api-error';
 import { SchemaForm } from '../components/schema-form';
 import { useLoad } from '../components/use-load';
+import { InputSources } from './input-sources';
+import type { RefOption, TypedField } from './value-sources';
 import type { DraftNode, NodeType } from './workflow-draft';
 
 type ToolsetSummary = components['schemas']['ToolsetSummary'];
+type Tool = components['schemas']['Tool'];
 
 interface Props {
   node: DraftNode;
   type?: NodeType;
   toolsets: ToolsetSummary[];
-  /** `nodeId.output` references this node may use, from the nodes before it. */
-  refs: string[];
+  /** `nodeId.output` references this node may use, from the nodes before it, with their types. */
+  refs: RefOption[];
   problems: string[];
   onChange(change: Partial<DraftNode>): void;
   onRemove(): void;
@@ -24,7 +27,9 @@ export function NodePanel({ node, type, toolsets, refs, problems, onChange, onRe
   const [inputsText, setInputsText] = useState(() => JSON.stringify(node.inputs, null, 2));
   const [inputsProblem, setInputsProblem] = useState<string>();
   const schema = withToolsetChoice(type?.configSchema, toolsets);
-  const toolInputs = useToolInputs(node);
+  const tool = useTool(node);
+  // A tool's inputs when the config names one, else the type's own (absent when they depend on config or are free-form).
+  const typedInputs: TypedField[] | undefined = tool ? tool.inputs : type?.inputs;
 
   const applyInputs = () => {
     try {
@@ -61,28 +66,39 @@ export function NodePanel({ node, type, toolsets, refs, problems, onChange, onRe
         onSubmit={(config) => onChange({ config })}
       />
       <h3>Inputs</h3>
-      <div className="field">
-        <label htmlFor="node-inputs">
-          Inputs (name → {'{"value": …}'}, {'{"ref": "node.output"}'} or {'{"template": "…"}'})
-        </label>
-        <textarea
-          id="node-inputs"
-          rows={6}
-          spellCheck={false}
-          value={inputsText}
-          onChange={(event) => setInputsText(event.target.value)}
-          aria-describedby="node-inputs-help"
-        />
-        <small id="node-inputs-help" className="muted">
-          {toolInputs.length > 0 && <>The tool takes: {toolInputs.join(', ')}. </>}
-          {refs.length > 0 ? <>References from earlier nodes: {refs.join(', ')}.</> : 'No earlier node to refer to.'}
-        </small>
-        {inputsProblem && <small className="problem">{inputsProblem}</small>}
-      </div>
+      {typedInputs && typedInputs.length > 0 && (
+        <InputSources fields={typedInputs} inputs={node.inputs} refs={refs} onChange={(inputs) => onChange({ inputs })} />
+      )}
+      {typedInputs && typedInputs.length === 0 && <p className="muted">This node takes no inputs.</p>}
+      {!typedInputs && (
+        <>
+          <div className="field">
+            <label htmlFor="node-inputs">
+              Inputs (name → {'{"value": …}'}, {'{"ref": "node.output"}'} or {'{"template": "…"}'})
+            </label>
+            <textarea
+              id="node-inputs"
+              rows={6}
+              spellCheck={false}
+              value={inputsText}
+              onChange={(event) => setInputsText(event.target.value)}
+              aria-describedby="node-inputs-help"
+            />
+            <small id="node-inputs-help" className="muted">
+              {refs.length > 0 ? (
+                <>References from earlier nodes: {refs.map((option) => (option.open ? `${option.ref}.…` : option.ref)).join(', ')}.</>
+              ) : (
+                'No earlier node to refer to.'
+              )}
+            </small>
+            {inputsProblem && <small className="problem">{inputsProblem}</small>}
+          </div>
+          <button type="button" onClick={applyInputs}>
+            Apply inputs
+          </button>
+        </>
+      )}
       <div className="actions">
-        <button type="button" onClick={applyInputs}>
-          Apply inputs
-        </button>
         <button type="button" onClick={onRemove}>
           Remove node
         </button>
@@ -103,14 +119,13 @@ function withToolsetChoice(schema: unknown, toolsets: ToolsetSummary[]): unknown
   return { ...(schema as object), properties: { ...properties, toolsetId } };
 }
 
-/** The input names of the tool an mcpTool node's config names, once toolset and tool are set. */
-function useToolInputs(node: DraftNode): string[] {
+/** The tool an mcpTool-like node's config names (`toolsetId` and `tool`), from the toolset's snapshot, once both are set. */
+function useTool(node: DraftNode): Tool | undefined {
   const { client } = useApi();
   const toolsetId = typeof node.config.toolsetId === 'string' ? node.config.toolsetId : undefined;
   const toolset = useLoad(
     async () => (toolsetId ? unwrap(client.GET('/toolsets/{id}', { params: { path: { id: toolsetId } } })) : undefined),
     [toolsetId],
   );
-  const tool = toolset.data?.tools.find((candidate) => candidate.name === node.config.tool);
-  return tool ? tool.inputs.map((field) => `${field.key}${field.required ? ' (required)' : ''}`) : [];
+  return toolset.data?.id === toolsetId ? toolset.data?.tools.find((candidate) => candidate.name === node.config.tool) : undefined;
 }

@@ -8,7 +8,9 @@ import { formatDuration, formatJson, formatTime } from '../components/format';
 import { useLoad } from '../components/use-load';
 import { WorkflowGraph } from '../components/workflow-graph';
 import { InputRequestPanel } from './input-request-panel';
+import { belongsTo } from './map-items';
 import { NodeLog } from './node-log';
+import { ReplayForm } from './replay-form';
 import { ACTIVE_RUN_STATUSES, applyEvent, emptyRunState, nodeStatuses, type RunState } from './run-state';
 
 /** One run: its graph coloured live by node state, a node's log a click away, cancel / retry, the answer to a request for input. */
@@ -131,7 +133,10 @@ export function RunPage({ id }: { id: string }) {
             ))}
           </ul>
           {selected ? (
-            <NodeLog nodeId={selected} items={state.items.filter((item) => item.nodeId === selected)} />
+            <>
+              {!active && <ReplayForm key={selected} run={current} nodeId={selected} inputSchema={workflow.data?.inputSchema} />}
+              <NodeLog nodeId={selected} items={state.items.filter((item) => belongsTo(item, selected))} />
+            </>
           ) : (
             <p className="muted">Choose a node to see its log.</p>
           )}

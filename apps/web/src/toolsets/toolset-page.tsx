@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useApi } from '../api/api-context';
 import { unwrap } from '../api/api-error';
 import { ErrorBanner } from '../components/error-banner';
 import { formatDuration, formatJson, formatTime } from '../components/format';
 import { useLoad } from '../components/use-load';
 import { HealthBadge } from './health-badge';
+import { OAuthState } from './oauth-state';
 import { UsageChart } from './usage-chart';
 
 /** A toolset: health (check again), its tools with their schemas, usage, refresh and the change history. */
@@ -29,6 +30,13 @@ export function ToolsetPage({ id }: { id: string }) {
       setBusy(undefined);
     }
   };
+
+  const { reload: reloadToolset } = toolset;
+  const { reload: reloadChanges } = changes;
+  const onAuthorized = useCallback(() => {
+    reloadToolset();
+    reloadChanges();
+  }, [reloadToolset, reloadChanges]);
 
   if (toolset.error) return <ErrorBanner error={toolset.error} />;
   const shown = toolset.data;
@@ -62,6 +70,7 @@ export function ToolsetPage({ id }: { id: string }) {
         </div>
       </header>
       <ErrorBanner error={actionError} />
+      {shown.auth && <OAuthState toolsetId={id} auth={shown.auth} onAuthorized={onAuthorized} />}
       {shown.health?.error && (
         <p className="problem">
           <strong>{shown.health.error.code}</strong> {shown.health.error.message}

@@ -36,6 +36,7 @@ export function ToolsetsPage() {
                 </td>
                 <td>
                   <HealthBadge health={toolset.health} />
+                  {toolset.auth?.state === 'needs_authorization' && <span className="badge status-waiting">needs authorization</span>}
                   {toolset.health && <span className="muted"> {formatDuration(toolset.health.latencyMs)}</span>}
                 </td>
                 <td>{toolset.toolCount}</td>
