@@ -85,13 +85,10 @@ export const toolsetAuth = z
         'How the client authenticates at the token endpoint; default: private_key_jwt with a privateKey, else client_secret_basic (client_secret_post when it is all the server lists)',
     }),
     privateKey: privateKey.optional(),
-    signingAlgorithm: z
-      .enum(SIGNING_ALGORITHMS)
-      .optional()
-      .meta({
-        description:
-          "private_key_jwt: the assertion's algorithm; default: the JWK's alg, else RS256 (RSA), ES256/384/512 (EC), EdDSA (Ed25519)",
-      }),
+    signingAlgorithm: z.enum(SIGNING_ALGORITHMS).optional().meta({
+      description:
+        "private_key_jwt: the assertion's algorithm; default: the JWK's alg, else RS256 (RSA), ES256/384/512 (EC), EdDSA (Ed25519)",
+    }),
     scopes: z
       .array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'not a valid OAuth scope'))
       .max(50)
