@@ -11,7 +11,8 @@
 // authorization server redirects at once: the code is read from the Location header), and the
 // step is retried on a fresh connection with the bearer fetch. A 403 `insufficient_scope` asks for
 // the larger scope the same way; at most MAX_AUTHORIZATIONS authorizations per run. The client
-// credentials scenario's service client gets its token with that grant instead (no browser step).
+// credentials scenarios' service client gets its token with that grant instead (no browser step),
+// authenticating with its secret or, given a private key, with a signed assertion (private_key_jwt).
 import { randomBytes } from 'node:crypto';
 import {
   beginAuthorization,
@@ -22,6 +23,7 @@ import {
   McpError,
   McpErrorCode,
   obtainClientCredentials,
+  readSigningKey,
   schemaToFields,
 } from '#mcp';
 
@@ -54,10 +56,15 @@ function argumentsFor(tool) {
 /** What some scenarios hand over: a pre-registered client (and which grant it is for). */
 const scenarioContext = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : {};
 /** A toolset's `auth.grant`: the client credentials grant where the scenario's client is a service. */
-const clientCredentials = scenarioContext.name === 'auth/client-credentials-basic';
+const clientCredentials = ['auth/client-credentials-basic', 'auth/client-credentials-jwt'].includes(scenarioContext.name);
 
+/** A toolset's clientId with its clientSecret, or with its privateKey (and signingAlgorithm): private_key_jwt. */
 function preRegistered() {
-  return scenarioContext.client_id ? { clientId: scenarioContext.client_id, clientSecret: scenarioContext.client_secret } : {};
+  const { client_id: clientId, client_secret: clientSecret, private_key_pem: pem, signing_algorithm: algorithm } = scenarioContext;
+  if (!clientId) return {};
+  if (!pem) return { clientId, clientSecret };
+  const key = readSigningKey(pem, algorithm);
+  return { clientId, tokenEndpointAuthMethod: 'private_key_jwt', privateKey: key.jwk, signingAlgorithm: key.algorithm };
 }
 
 const oauthContext = {

@@ -10,17 +10,17 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CORE=(initialize tools_call sse-retry elicitation-sep1034-client-defaults)
 # The suite's `--suite auth` (all 14), the 2025-03-26 back-compat pair, the client credentials
-# extension with a client secret, and the draft scenarios that pin down what we already do
-# (refusing a resource metadata document for another resource; offline_access only when offered).
-# Not here: auth/client-credentials-jwt (private_key_jwt) and auth/cross-app-access-complete-flow
-# (SEP-990 token exchange), which mcpflow does not implement (see docs/oauth.md).
+# extension with a client secret and with a private key (private_key_jwt), and the draft scenarios
+# that pin down what we already do (refusing a resource metadata document for another resource;
+# offline_access only when offered). Not here: auth/cross-app-access-complete-flow (SEP-990
+# enterprise-managed authorization), which mcpflow does not implement (see docs/oauth.md).
 AUTH=(
   auth/metadata-default auth/metadata-var1 auth/metadata-var2 auth/metadata-var3 auth/basic-cimd
   auth/scope-from-www-authenticate auth/scope-from-scopes-supported auth/scope-omitted-when-undefined
   auth/scope-step-up auth/scope-retry-limit
   auth/token-endpoint-auth-basic auth/token-endpoint-auth-post auth/token-endpoint-auth-none auth/pre-registration
   auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback
-  auth/client-credentials-basic
+  auth/client-credentials-basic auth/client-credentials-jwt
   auth/resource-mismatch auth/offline-access-scope auth/offline-access-not-supported
 )
 SCENARIOS=("${CORE[@]}" "${AUTH[@]}")

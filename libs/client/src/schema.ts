@@ -889,6 +889,20 @@ export interface components {
             clientId?: string;
             /** @description Stored encrypted; shown as "***" */
             clientSecret?: string;
+            /**
+             * @description How the client authenticates at the token endpoint; default: private_key_jwt with a privateKey, else client_secret_basic (client_secret_post when it is all the server lists)
+             * @enum {string}
+             */
+            tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+            /** @description private_key_jwt: a PEM (PKCS#8, PKCS#1 or SEC1, no passphrase) or a private JWK (RSA ≥ 2048 bits, EC P-256/384/521, Ed25519). Stored encrypted; shown as "***" */
+            privateKey?: string | {
+                [key: string]: unknown;
+            };
+            /**
+             * @description private_key_jwt: the assertion's algorithm; default: the JWK's alg, else RS256 (RSA), ES256/384/512 (EC), EdDSA (Ed25519)
+             * @enum {string}
+             */
+            signingAlgorithm?: "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512" | "ES256" | "ES384" | "ES512" | "EdDSA";
             /** @description Asked for when neither the server's challenge nor its metadata names scopes */
             scopes?: string[];
         };
@@ -1139,6 +1153,11 @@ export interface components {
             clientId?: string;
             /** @constant */
             clientSecret?: "***";
+            /** @enum {string} */
+            tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+            /** @constant */
+            privateKey?: "***";
+            signingAlgorithm?: string;
             scopes?: string[];
             /**
              * @description needs_authorization: POST /toolsets/:id/authorize and open the URL (client credentials: obtained again)
@@ -7574,7 +7593,7 @@ export interface operations {
                     };
                     /** @enum {string} */
                     transport?: "auto" | "streamable-http" | "sse";
-                    auth?: components["schemas"]["ToolsetAuth"];
+                    auth?: components["schemas"]["ToolsetAuth"] | null;
                     /** @enum {string} */
                     process?: "per-run" | "per-worker";
                     timeoutMs?: number | null;

@@ -63,4 +63,12 @@ export {
   type OAuthFetchOptions,
   type OAuthGrantStore,
 } from './oauth/oauth-fetch.js';
-export { grantServes, type OAuthClientSettings, type OAuthFlow, type OAuthGrant } from './oauth/grant.js';
+export {
+  grantServes,
+  TOKEN_ENDPOINT_AUTH_METHODS,
+  type OAuthClientSettings,
+  type OAuthFlow,
+  type OAuthGrant,
+  type TokenEndpointAuthMethod,
+} from './oauth/grant.js';
+export { readSigningKey, SIGNING_ALGORITHMS, SigningKeyError, type SigningAlgorithm, type SigningKey } from './oauth/signing-key.js';

@@ -3,6 +3,7 @@ import { OAuthGrantRepository, ToolsetOAuth, ToolsetRepository, type OAuthStatus
 import { ApiError, NotFoundError } from '../common/api-errors.js';
 import type { Requester } from './requester.js';
 import { connectionFailure } from './toolset-errors.js';
+import { authSecrets } from './toolset-oauth-listing.js';
 
 export interface AuthorizationAnswer {
   state: OAuthStatus['state'];
@@ -29,7 +30,7 @@ export class AuthorizeToolset {
     if (connection.kind === 'stdio' || !connection.auth)
       throw new ApiError('TOOLSET_NOT_OAUTH', `Toolset ${id} does not use OAuth (create it with auth: {type: "oauth"})`);
     const { url, auth } = connection;
-    const secrets = [auth.clientSecret ?? ''].filter(Boolean);
+    const secrets = authSecrets(auth);
     try {
       if (auth.flow === 'client_credentials') {
         await this.grants.save(id, await this.oauth.obtainClientCredentials(url, auth, await this.grants.previous(id)));

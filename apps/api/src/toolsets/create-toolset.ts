@@ -6,7 +6,8 @@ import { toolView, whereView, type ToolsetPreviewView } from './dto/toolset-view
 import { ToolsetRefreshSchedule } from './refresh-schedule.js';
 import type { Requester } from './requester.js';
 import { defaultToolsetName, ToolsetListing } from './toolset-listing.js';
-import { authSettingsOf, ToolsetOAuthListing } from './toolset-oauth-listing.js';
+import { authOfNewToolset } from './toolset-auth-changes.js';
+import { ToolsetOAuthListing } from './toolset-oauth-listing.js';
 
 /** The connection a create body describes (a stdio one has no toolset id, hence no directory of its own yet). */
 export function specOfBody(body: CreateToolsetBody): ConnectionSpec {
@@ -17,7 +18,7 @@ export function specOfBody(body: CreateToolsetBody): ConnectionSpec {
         headers: body.headers,
         transport: body.transport,
         timeoutMs: body.timeoutMs,
-        ...(body.auth ? { auth: authSettingsOf(body.auth) } : {}),
+        ...(body.auth ? { auth: authOfNewToolset(body.auth) } : {}),
       };
 }
 
@@ -71,7 +72,7 @@ export class CreateToolset {
             url: body.url,
             headers: body.headers,
             transport: body.transport,
-            ...(body.auth ? { auth: authSettingsOf(body.auth) } : {}),
+            ...(body.auth ? { auth: authOfNewToolset(body.auth) } : {}),
             timeoutMs: body.timeoutMs,
             refreshIntervalMs: body.refreshIntervalMs,
             listing,

@@ -1,20 +1,34 @@
 import { Injectable } from '@nestjs/common';
-import type { OAuthGrant } from '#mcp';
+import { readSigningKey, type OAuthGrant } from '#mcp';
 import { ApiError } from '../common/api-errors.js';
 import { ToolsetOAuth, type HttpConnectionSpec, type ToolsetAuthSettings, type ToolsetListingInput } from '#workflow/nest';
-import type { ToolsetAuthBody } from './dto/toolset-requests.js';
+import { MASK, type ToolsetAuthBody } from './dto/toolset-requests.js';
 import type { Requester } from './requester.js';
 import { ToolsetListing } from './toolset-listing.js';
 import { connectionFailure } from './toolset-errors.js';
 
+/**
+ * The settings a (validated) body gives. A private key is kept as a private JWK with its algorithm
+ * resolved; one given as "***" is left out here (resolved against the stored one by a PATCH).
+ */
 export function authSettingsOf(auth: ToolsetAuthBody): ToolsetAuthSettings {
+  const method = auth.tokenEndpointAuthMethod ?? (auth.privateKey === undefined ? undefined : 'private_key_jwt');
+  const key =
+    auth.privateKey === undefined || auth.privateKey === MASK ? undefined : readSigningKey(auth.privateKey, auth.signingAlgorithm);
   return {
     type: 'oauth',
     flow: auth.grant,
     ...(auth.clientId === undefined ? {} : { clientId: auth.clientId }),
     ...(auth.clientSecret === undefined ? {} : { clientSecret: auth.clientSecret }),
+    ...(method === undefined ? {} : { tokenEndpointAuthMethod: method }),
+    ...(key === undefined ? {} : { privateKey: key.jwk, signingAlgorithm: key.algorithm }),
     ...(auth.scopes === undefined ? {} : { scopes: auth.scopes }),
   };
+}
+
+/** The secrets of OAuth settings, scrubbed from any error message. */
+export function authSecrets(auth: ToolsetAuthSettings): string[] {
+  return [auth.clientSecret, auth.privateKey].filter((secret): secret is string => secret !== undefined && secret !== '');
 }
 
 /** A listing to store before anyone authorized: no tools yet, the server's details unknown. */
@@ -50,7 +64,7 @@ export class ToolsetOAuthListing {
       try {
         grant = await this.oauth.obtainClientCredentials(spec.url, auth);
       } catch (error) {
-        throw connectionFailure(error, [auth.clientSecret ?? ''].filter(Boolean), '/auth');
+        throw connectionFailure(error, authSecrets(auth), '/auth');
       }
       const listing = await this.listing.list(spec, requester, signal, this.oauth.fetchWithGrant(spec.url, auth, grant));
       return { listing, grant };

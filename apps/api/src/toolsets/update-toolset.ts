@@ -73,7 +73,8 @@ const HTTP_ONLY_FIELDS = ['url', 'headers', 'transport', 'auth'] as const;
 
 /**
  * PATCH /toolsets/:id: name and timeout change in place; a changed connection lists the tools again first.
- * Changed OAuth settings drop the stored grant (it was obtained as the old client, with the old scopes).
+ * Changed OAuth settings drop the stored grant (it was obtained as the old client, with the old scopes);
+ * `auth: null` removes OAuth (and the grant): the tools are listed again without it.
  * A stdio toolset changes its name, timeout and process mode only (a new command is a new toolset: create it, then delete this one).
  */
 @Injectable()
@@ -144,7 +145,7 @@ export class UpdateToolset {
       if (auth && authChanged) ({ listing, grant } = await this.oauthListing.list({ ...next, timeoutMs }, auth, requester, signal));
       else if (auth) listing = await this.oauthListing.listOrAwait({ ...next, timeoutMs, toolsetId: id, auth }, requester, signal);
       else listing = await this.listing.list({ ...next, timeoutMs }, requester, signal);
-      Object.assign(changes, next, { listing }, authChanged && auth ? { auth } : {});
+      Object.assign(changes, next, { listing }, authChanged ? { auth: auth ?? null } : {});
     }
     const updated = updatedOrThrow(id, await this.toolsets.update(id, current.revision, changes));
     if (authChanged) {

@@ -3,14 +3,19 @@
  * does discovery, client registration (pre-registered, then the Client ID Metadata Document, then
  * Dynamic Client Registration), PKCE, the `resource` indicator and scope selection, and this
  * provider only keeps what it is given and captures the authorization URL instead of redirecting.
+ * A client with a private key authenticates at the token endpoint with a signed assertion
+ * (`private_key_jwt`), made by the SDK's own `createPrivateKeyJwtAuth` for every token request.
  */
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { AddClientAuthentication, OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { isHttpsUrl } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { withTokens, type OAuthClientSettings, type OAuthGrant } from './grant.js';
 
 export class GrantProvider implements OAuthClientProvider {
   authorizationUrl: URL | undefined;
+  /** private_key_jwt: signs a client assertion into every token request (the SDK calls it instead of its own client authentication). */
+  readonly addClientAuthentication?: AddClientAuthentication;
   private verifier: string | undefined;
 
   constructor(
@@ -19,13 +24,32 @@ export class GrantProvider implements OAuthClientProvider {
     private readonly options: { state?: string; codeVerifier?: string } = {},
   ) {
     this.verifier = options.codeVerifier;
-    if (!grant.client && settings.clientId !== undefined) {
+    const { clientId, clientSecret, tokenEndpointAuthMethod, privateKey, signingAlgorithm } = settings;
+    if (!grant.client && clientId !== undefined) {
       // Pre-registered: no issuer stamp, so the SDK binds it to the first authorization server that accepts it.
+      // A method named here is used when the server lists it (the SDK's choice otherwise).
       this.grant = {
         ...grant,
-        client: { client_id: settings.clientId, ...(settings.clientSecret === undefined ? {} : { client_secret: settings.clientSecret }) },
+        client: {
+          client_id: clientId,
+          ...(clientSecret === undefined ? {} : { client_secret: clientSecret }),
+          ...(tokenEndpointAuthMethod === undefined ? {} : { token_endpoint_auth_method: tokenEndpointAuthMethod }),
+        },
       };
     }
+    if (
+      tokenEndpointAuthMethod === 'private_key_jwt' &&
+      clientId !== undefined &&
+      privateKey !== undefined &&
+      signingAlgorithm !== undefined
+    )
+      // RFC 7523 §3: iss and sub are the client id; aud the authorization server's issuer (its token endpoint without metadata).
+      this.addClientAuthentication = createPrivateKeyJwtAuth({
+        issuer: clientId,
+        subject: clientId,
+        privateKey: JSON.parse(privateKey) as Record<string, unknown>,
+        alg: signingAlgorithm,
+      });
   }
 
   get redirectUrl(): string | undefined {
@@ -44,7 +68,8 @@ export class GrantProvider implements OAuthClientProvider {
       redirect_uris: interactive ? [this.settings.redirectUrl] : [],
       grant_types: interactive ? ['authorization_code', 'refresh_token'] : ['client_credentials'],
       response_types: interactive ? ['code'] : [],
-      token_endpoint_auth_method: this.settings.clientSecret === undefined ? 'none' : 'client_secret_basic',
+      token_endpoint_auth_method:
+        this.settings.tokenEndpointAuthMethod ?? (this.settings.clientSecret === undefined ? 'none' : 'client_secret_basic'),
       ...(this.settings.scopes?.length ? { scope: this.settings.scopes.join(' ') } : {}),
     };
   }

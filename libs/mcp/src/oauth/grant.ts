@@ -8,6 +8,14 @@
  */
 export type OAuthFlow = 'authorization_code' | 'client_credentials';
 
+/**
+ * How the client authenticates at the token endpoint (RFC 8414 names). Absent: a client secret
+ * goes `client_secret_basic`, or `client_secret_post` when that is all the server lists; no
+ * secret: `none`.
+ */
+export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
+export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
+
 export interface OAuthGrant {
   /** Origin of the MCP server the grant was obtained for. */
   origin: string;
@@ -29,6 +37,10 @@ export interface OAuthClientSettings {
   /** A pre-registered client (given on the toolset); otherwise the metadata document or DCR. */
   clientId?: string;
   clientSecret?: string;
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
+  /** `private_key_jwt`: the private key as a JWK (JSON, see `readSigningKey`) and the algorithm it signs client assertions with. */
+  privateKey?: string;
+  signingAlgorithm?: string;
   /** Scopes asked for when neither the server's challenge nor its metadata names any. */
   scopes?: string[];
   /** Where the authorization server sends the browser back (`<PUBLIC_URL>/oauth/callback`). */

@@ -4,7 +4,8 @@
  * the MCP endpoint behind bearer verification) on one origin, built from the SDK's server auth
  * handlers. Authorization is approved at once (the redirect carries the code), access tokens live
  * `accessTokenTtlMs`, refresh tokens rotate. The SDK's token handler knows neither
- * `client_secret_basic` nor the client credentials grant: a small route in front adds both.
+ * `client_secret_basic`, `private_key_jwt` nor the client credentials grant: small routes in front
+ * add them (a `private_key_jwt` client is pre-registered with its public keys as `jwks`).
  *
  *   const server = await startOAuthFixtureServer({ accessTokenTtlMs: 2000 });
  *   … toolset url: server.url …
@@ -25,6 +26,7 @@ import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/share
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { createFixtureMcpServer, FixtureCounters, type FixtureTool } from './fixture-mcp-server.js';
 import { basicTools } from './fixture-tools.js';
+import { clientAssertionCheck, type VerifiedAssertion } from './oauth-client-assertion.js';
 import { FixtureAuthorizationServer, type GrantType } from './oauth-authorization-server.js';
 
 export interface OAuthFixtureOptions {
@@ -35,11 +37,11 @@ export interface OAuthFixtureOptions {
   scopesSupported?: string[];
   /** A tool that needs a scope the token lacks answers 403 `insufficient_scope` naming it (step-up). */
   toolScopes?: Record<string, string>;
-  /** Pre-registered clients (id, secret, redirect URIs, grant types). */
+  /** Pre-registered clients (id, secret or `jwks` with `token_endpoint_auth_method: "private_key_jwt"`, redirect URIs, grant types). */
   clients?: OAuthClientInformationFull[];
   /** No registration endpoint: only pre-registered clients work. */
   noRegistration?: boolean;
-  /** Token endpoint client authentication advertised; default basic, post and none. */
+  /** Token endpoint client authentication advertised; default basic, post, private_key_jwt and none. */
   tokenEndpointAuthMethods?: string[];
 }
 
@@ -58,8 +60,10 @@ export interface OAuthFixtureServer {
   issuer: string;
   /** Token endpoint requests, optionally of one grant type, in order. */
   tokenRequests(grantType?: GrantType): { clientId: string; grantType: GrantType; ok: boolean }[];
-  /** How each token request authenticated its client: client_secret_basic, client_secret_post or none. */
+  /** How each token request authenticated its client: client_secret_basic, client_secret_post, private_key_jwt or none. */
   clientAuthentications(): string[];
+  /** The private_key_jwt assertions verified, in order. */
+  clientAssertions(): VerifiedAssertion[];
   /** Bearer tokens presented on tools/call, in order. */
   seenTokens(): SeenToken[];
   calls(tool?: string): number;
@@ -87,7 +91,13 @@ export async function startOAuthFixtureServer(options: OAuthFixtureOptions = {})
   const store = provider.clientsStore;
   const oauthMetadata = {
     ...createOAuthMetadata({ provider, issuerUrl, scopesSupported }),
-    token_endpoint_auth_methods_supported: options.tokenEndpointAuthMethods ?? ['client_secret_basic', 'client_secret_post', 'none'],
+    token_endpoint_auth_methods_supported: options.tokenEndpointAuthMethods ?? [
+      'client_secret_basic',
+      'client_secret_post',
+      'private_key_jwt',
+      'none',
+    ],
+    token_endpoint_auth_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
     grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
     ...(options.noRegistration ? { registration_endpoint: undefined } : {}),
   };
@@ -95,17 +105,27 @@ export async function startOAuthFixtureServer(options: OAuthFixtureOptions = {})
   const counters = new FixtureCounters();
   const seen: SeenToken[] = [];
   const clientAuthentications: string[] = [];
+  const tokenEndpoint = new URL('/token', origin).href;
+  const assertions = clientAssertionCheck(store, [issuerUrl.href, origin, tokenEndpoint]);
 
   app.use(mcpAuthMetadataRouter({ oauthMetadata, resourceServerUrl: resourceUrl, scopesSupported }));
   app.use('/authorize', authorizationHandler({ provider, rateLimit: false }));
-  app.post('/token', express.urlencoded({ extended: false }), basicClientAuthentication, (req, res, next) => {
+  app.post('/token', express.urlencoded({ extended: false }), basicClientAuthentication, assertions.middleware, (req, res, next) => {
+    const byAssertion = res.locals.clientAuthentication === 'private_key_jwt';
     clientAuthentications.push(
-      req.headers.authorization?.startsWith('Basic ') ? 'client_secret_basic' : req.body?.client_secret ? 'client_secret_post' : 'none',
+      byAssertion
+        ? 'private_key_jwt'
+        : req.headers.authorization?.startsWith('Basic ')
+          ? 'client_secret_basic'
+          : req.body?.client_secret
+            ? 'client_secret_post'
+            : 'none',
     );
     if (req.body?.grant_type !== 'client_credentials') return next();
     res.setHeader('Cache-Control', 'no-store');
     const client = store.getClient(String(req.body.client_id ?? '')) as OAuthClientInformationFull | undefined;
-    if (!client || !client.client_secret || client.client_secret !== req.body.client_secret)
+    const secretGood = !!client?.client_secret && client.client_secret === req.body.client_secret;
+    if (!client || !(byAssertion || secretGood))
       return void res.status(401).json({ error: 'invalid_client', error_description: 'unknown client or wrong secret' });
     const scopes = typeof req.body.scope === 'string' ? req.body.scope.split(' ').filter(Boolean) : [];
     res.json(provider.clientCredentials(client, scopes, typeof req.body.resource === 'string' ? req.body.resource : undefined));
@@ -151,6 +171,7 @@ export async function startOAuthFixtureServer(options: OAuthFixtureOptions = {})
     tokenRequests: (grantType) => provider.tokenRequests.filter((request) => grantType === undefined || request.grantType === grantType),
     seenTokens: () => [...seen],
     clientAuthentications: () => [...clientAuthentications],
+    clientAssertions: () => assertions.verified(),
     calls: (tool) => (tool === undefined ? [...counters.calls.values()].reduce((a, b) => a + b, 0) : (counters.calls.get(tool) ?? 0)),
     registeredClients: () => provider.registeredClients(),
     issuedTokens: () => [...provider.issued],

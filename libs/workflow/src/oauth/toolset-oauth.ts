@@ -76,6 +76,9 @@ export class ToolsetOAuth {
       clientName: 'mcpflow',
       ...(auth.clientId === undefined ? {} : { clientId: auth.clientId }),
       ...(auth.clientSecret === undefined ? {} : { clientSecret: auth.clientSecret }),
+      ...(auth.tokenEndpointAuthMethod === undefined ? {} : { tokenEndpointAuthMethod: auth.tokenEndpointAuthMethod }),
+      ...(auth.privateKey === undefined ? {} : { privateKey: auth.privateKey }),
+      ...(auth.signingAlgorithm === undefined ? {} : { signingAlgorithm: auth.signingAlgorithm }),
       ...(auth.scopes === undefined ? {} : { scopes: auth.scopes }),
     };
   }

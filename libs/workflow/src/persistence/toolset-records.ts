@@ -1,4 +1,13 @@
-import type { HttpTransport, RequestedTransport, ResolvedTransport, ServerInfo, TargetKind, ToolSnapshot, TransportMode } from '#mcp';
+import type {
+  HttpTransport,
+  RequestedTransport,
+  ResolvedTransport,
+  ServerInfo,
+  TargetKind,
+  TokenEndpointAuthMethod,
+  ToolSnapshot,
+  TransportMode,
+} from '#mcp';
 import type { StdioProcessMode, StoredHealth, ToolsetDocument } from './toolset.schema.js';
 
 /** What the toolset repository hands out and takes: summaries, records, connections, changes. */
@@ -10,12 +19,16 @@ export interface ToolsetListingInput {
   tools: ToolSnapshot[];
 }
 
-/** A toolset's OAuth settings, the client secret in clear: for connecting only. */
+/** A toolset's OAuth settings, the client secret and private key in clear: for connecting only. */
 export interface ToolsetAuthSettings {
   type: 'oauth';
   flow: 'authorization_code' | 'client_credentials';
   clientId?: string;
   clientSecret?: string;
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
+  /** `private_key_jwt`: a private JWK (JSON) and the algorithm it signs with. */
+  privateKey?: string;
+  signingAlgorithm?: string;
   scopes?: string[];
 }
 
@@ -25,6 +38,9 @@ export interface ToolsetAuthSummary {
   flow: 'authorization_code' | 'client_credentials';
   clientId?: string;
   hasClientSecret: boolean;
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
+  hasPrivateKey: boolean;
+  signingAlgorithm?: string;
   scopes?: string[];
 }
 
@@ -96,13 +112,16 @@ export interface StdioToolsetConnection extends ConnectionCommon {
 
 export type ToolsetConnection = HttpToolsetConnection | StdioToolsetConnection;
 
-/** The values a connection holds that are secrets (header or env values): scrubbed from error messages. */
+/** The values a connection holds that are secrets (header or env values, OAuth client secret and private key): scrubbed from error messages. */
 export function connectionSecrets(connection: {
   kind?: TargetKind;
   headers?: Record<string, string>;
   env?: Record<string, string>;
+  auth?: Pick<ToolsetAuthSettings, 'clientSecret' | 'privateKey'>;
 }): string[] {
-  return Object.values((connection.kind === 'stdio' ? connection.env : connection.headers) ?? {});
+  const values = Object.values((connection.kind === 'stdio' ? connection.env : connection.headers) ?? {});
+  const auth = connection.kind === 'stdio' ? undefined : connection.auth;
+  return [...values, ...[auth?.clientSecret, auth?.privateKey].filter((secret): secret is string => secret !== undefined)];
 }
 
 export type NewToolset = {
@@ -125,8 +144,8 @@ export interface ToolsetChanges {
   env?: Record<string, string>;
   process?: StdioProcessMode;
   transport?: TransportMode;
-  /** OAuth settings replacing the stored ones (the client secret sealed like header values). */
-  auth?: ToolsetAuthSettings;
+  /** OAuth settings replacing the stored ones (the client secret and private key sealed like header values); null removes them. */
+  auth?: ToolsetAuthSettings | null;
   /** null removes the toolset's own timeout (the configured default applies). */
   timeoutMs?: number | null;
   /** null turns the periodic refresh off. */
@@ -159,12 +178,15 @@ export function toolsetSummaryOf(doc: ToolsetDocument): ToolsetSummary {
   if (typeof doc.refreshIntervalMs === 'number') summary.refreshIntervalMs = doc.refreshIntervalMs;
   if (doc.health) summary.health = doc.health;
   if (doc.auth) {
-    const { type, flow, clientId, clientSecret, scopes } = doc.auth;
+    const { type, flow, clientId, clientSecret, tokenEndpointAuthMethod, privateKey, signingAlgorithm, scopes } = doc.auth;
     summary.auth = {
       type,
       flow,
       hasClientSecret: clientSecret !== undefined,
+      hasPrivateKey: privateKey !== undefined,
       ...(clientId === undefined ? {} : { clientId }),
+      ...(tokenEndpointAuthMethod === undefined ? {} : { tokenEndpointAuthMethod }),
+      ...(signingAlgorithm === undefined ? {} : { signingAlgorithm }),
       ...(scopes === undefined ? {} : { scopes }),
     };
   }

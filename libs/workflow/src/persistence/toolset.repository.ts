@@ -120,7 +120,8 @@ export class ToolsetRepository {
     if (changes.url !== undefined) set.url = changes.url;
     if (changes.transport !== undefined) set.transport = changes.transport;
     if (changes.headers !== undefined) set.headers = this.seal(changes.headers);
-    if (changes.auth !== undefined) set.auth = this.sealAuth(changes.auth);
+    if (changes.auth === null) unset.auth = 1;
+    else if (changes.auth !== undefined) set.auth = this.sealAuth(changes.auth);
     if (changes.env !== undefined) set.env = this.seal(changes.env);
     if (changes.process !== undefined) set.process = changes.process;
     if (changes.timeoutMs === null) unset.timeoutMs = 1;
@@ -176,18 +177,25 @@ export class ToolsetRepository {
   }
 
   private sealAuth(auth: ToolsetAuthSettings): StoredToolsetAuth {
-    const { clientSecret, ...rest } = auth;
-    return { ...rest, ...(clientSecret === undefined ? {} : { clientSecret: this.box.seal(clientSecret) }) };
+    const { clientSecret, privateKey, ...rest } = auth;
+    return {
+      ...rest,
+      ...(clientSecret === undefined ? {} : { clientSecret: this.box.seal(clientSecret) }),
+      ...(privateKey === undefined ? {} : { privateKey: this.box.seal(privateKey) }),
+    };
   }
 
   private openAuth(auth: StoredToolsetAuth): ToolsetAuthSettings {
-    const { clientSecret, type, flow, clientId, scopes } = auth;
+    const { clientSecret, privateKey, type, flow, clientId, tokenEndpointAuthMethod, signingAlgorithm, scopes } = auth;
     return {
       type,
       flow,
       ...(clientId === undefined ? {} : { clientId }),
       ...(scopes === undefined ? {} : { scopes }),
       ...(clientSecret === undefined ? {} : { clientSecret: this.box.open(clientSecret) }),
+      ...(tokenEndpointAuthMethod === undefined ? {} : { tokenEndpointAuthMethod }),
+      ...(privateKey === undefined ? {} : { privateKey: this.box.open(privateKey) }),
+      ...(signingAlgorithm === undefined ? {} : { signingAlgorithm }),
     };
   }
 

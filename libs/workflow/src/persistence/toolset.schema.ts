@@ -2,10 +2,12 @@ import { Schema, type Types } from 'mongoose';
 import {
   REQUESTED_TRANSPORTS,
   TARGET_KINDS,
+  TOKEN_ENDPOINT_AUTH_METHODS,
   TRANSPORTS,
   type RequestedTransport,
   type ResolvedTransport,
   type TargetKind,
+  type TokenEndpointAuthMethod,
   type TransportMode,
 } from '#mcp';
 
@@ -42,6 +44,10 @@ export interface StoredToolsetAuth {
   clientId?: string;
   /** Sealed by the SecretBox. */
   clientSecret?: string;
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
+  /** `private_key_jwt`: the private key as a JWK, sealed by the SecretBox; the algorithm it signs with. */
+  privateKey?: string;
+  signingAlgorithm?: string;
   scopes?: string[];
 }
 
@@ -105,6 +111,9 @@ const ToolsetAuthSchema = new Schema<StoredToolsetAuth>(
     flow: { type: String, enum: ['authorization_code', 'client_credentials'], required: true },
     clientId: { type: String },
     clientSecret: { type: String },
+    tokenEndpointAuthMethod: { type: String, enum: TOKEN_ENDPOINT_AUTH_METHODS },
+    privateKey: { type: String },
+    signingAlgorithm: { type: String },
     scopes: { type: [String], default: undefined },
   },
   { _id: false },

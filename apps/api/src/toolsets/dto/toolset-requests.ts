@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TRANSPORT_MODES } from '#mcp';
+import { readSigningKey, SIGNING_ALGORITHMS, SigningKeyError, TOKEN_ENDPOINT_AUTH_METHODS, TRANSPORT_MODES } from '#mcp';
 import { httpUrl } from '../../common/http-url.js';
 
 /** Request bodies of /toolsets (strict: unknown fields are rejected with their path). */
@@ -57,10 +57,22 @@ const refreshIntervalMs = z
   .max(30 * 86_400_000)
   .meta({ description: 'Take a new tool snapshot this often (ms; at least TOOLSET_REFRESH_MIN_INTERVAL_MS, 60000 by default)' });
 
+/** A PEM or a JWK (object or JSON text); never echoed, so its size is bounded here. */
+const MAX_PRIVATE_KEY_CHARS = 16_384;
+const privateKey = z
+  .union([z.string().min(1).max(MAX_PRIVATE_KEY_CHARS), z.record(z.string(), z.unknown())])
+  .refine((key) => typeof key === 'string' || JSON.stringify(key).length <= MAX_PRIVATE_KEY_CHARS, 'the JWK is too large')
+  .meta({
+    description:
+      'private_key_jwt: a PEM (PKCS#8, PKCS#1 or SEC1, no passphrase) or a private JWK (RSA ≥ 2048 bits, EC P-256/384/521, Ed25519). Stored encrypted; shown as "***"',
+  });
+
 /**
  * OAuth 2.1 to the server instead of (or beside) static headers. `grant`: `authorization_code`
  * (default; a person authorizes once through POST /toolsets/:id/authorize) or `client_credentials`
- * (headless; needs clientId and clientSecret). Without clientId, mcpflow registers itself.
+ * (headless; needs clientId and a clientSecret or a privateKey). Without clientId, mcpflow
+ * registers itself. `tokenEndpointAuthMethod` `private_key_jwt` (implied by a privateKey) signs a
+ * client assertion (RFC 7523) instead of sending a secret.
  */
 export const toolsetAuth = z
   .strictObject({
@@ -68,6 +80,15 @@ export const toolsetAuth = z
     grant: z.enum(['authorization_code', 'client_credentials']).default('authorization_code'),
     clientId: z.string().trim().min(1).max(2048).optional(),
     clientSecret: z.string().min(1).max(4096).optional().meta({ description: 'Stored encrypted; shown as "***"' }),
+    tokenEndpointAuthMethod: z.enum(TOKEN_ENDPOINT_AUTH_METHODS).optional().meta({
+      description:
+        'How the client authenticates at the token endpoint; default: private_key_jwt with a privateKey, else client_secret_basic (client_secret_post when it is all the server lists)',
+    }),
+    privateKey: privateKey.optional(),
+    signingAlgorithm: z.enum(SIGNING_ALGORITHMS).optional().meta({
+      description:
+        "private_key_jwt: the assertion's algorithm; default: the JWK's alg, else RS256 (RSA), ES256/384/512 (EC), EdDSA (Ed25519)",
+    }),
     scopes: z
       .array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'not a valid OAuth scope'))
       .max(50)
@@ -75,10 +96,31 @@ export const toolsetAuth = z
       .meta({ description: "Asked for when neither the server's challenge nor its metadata names scopes" }),
   })
   .superRefine((auth, ctx) => {
-    if (auth.grant !== 'client_credentials') return;
-    if (auth.clientId === undefined) ctx.addIssue({ code: 'custom', path: ['clientId'], message: 'client_credentials needs clientId' });
-    if (auth.clientSecret === undefined)
-      ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: 'client_credentials needs clientSecret' });
+    const problem = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    const method = auth.tokenEndpointAuthMethod ?? (auth.privateKey === undefined ? undefined : 'private_key_jwt');
+    if (method === 'private_key_jwt') {
+      if (auth.clientId === undefined) problem('clientId', "private_key_jwt needs clientId (the assertion's issuer and subject)");
+      if (auth.privateKey === undefined) problem('privateKey', 'private_key_jwt needs privateKey');
+      if (auth.clientSecret !== undefined) problem('clientSecret', 'a client that authenticates with private_key_jwt has no client secret');
+    } else {
+      if (auth.privateKey !== undefined) problem('privateKey', 'a private key is used with tokenEndpointAuthMethod "private_key_jwt" only');
+      if (auth.signingAlgorithm !== undefined) problem('signingAlgorithm', 'a signing algorithm is used with "private_key_jwt" only');
+      if (method !== undefined && auth.clientSecret === undefined) problem('clientSecret', `${method} needs clientSecret`);
+    }
+    if (auth.grant === 'client_credentials') {
+      if (auth.clientId === undefined && method !== 'private_key_jwt') problem('clientId', 'client_credentials needs clientId');
+      if (method === undefined && auth.clientSecret === undefined)
+        problem('clientSecret', 'client_credentials needs clientSecret (or privateKey, to authenticate with private_key_jwt)');
+    }
+    // "***" (keep the stored key) is checked against the stored key when the PATCH is applied.
+    if (method === 'private_key_jwt' && auth.privateKey !== undefined && auth.privateKey !== MASK) {
+      try {
+        readSigningKey(auth.privateKey, auth.signingAlgorithm);
+      } catch (error) {
+        if (!(error instanceof SigningKeyError)) throw error;
+        problem(error.field, error.message);
+      }
+    }
   })
   .meta({ id: 'ToolsetAuth' });
 export type ToolsetAuthBody = z.output<typeof toolsetAuth>;
@@ -143,10 +185,11 @@ export const updateToolsetBody = z.strictObject({
   headers: headers.optional(),
   transport: transport.optional(),
   /**
-   * Replaces the OAuth settings; a clientSecret of "***" keeps the stored one. Changed settings
-   * drop the stored grant: authorize again (client credentials: a token is obtained at once).
+   * Replaces the OAuth settings; a clientSecret or privateKey of "***" keeps the stored one.
+   * Changed settings drop the stored grant: authorize again (client credentials: a token is
+   * obtained at once). null removes OAuth and the stored grant (the tools are listed without it).
    */
-  auth: toolsetAuth.optional(),
+  auth: toolsetAuth.nullable().optional(),
   /** stdio toolsets only. */
   process: processMode.optional(),
   timeoutMs: timeoutMs.nullable().optional(),

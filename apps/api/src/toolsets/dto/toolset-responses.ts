@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REQUESTED_TRANSPORTS, TARGET_KINDS, TRANSPORTS } from '#mcp';
+import { REQUESTED_TRANSPORTS, TARGET_KINDS, TOKEN_ENDPOINT_AUTH_METHODS, TRANSPORTS } from '#mcp';
 
 /** Answers of /toolsets as zod schemas: they describe the routes in the OpenAPI document. */
 
@@ -46,6 +46,9 @@ export const toolsetAuthStateSchema = z
     grant: z.enum(['authorization_code', 'client_credentials']),
     clientId: z.string().optional(),
     clientSecret: z.literal('***').optional(),
+    tokenEndpointAuthMethod: z.enum(TOKEN_ENDPOINT_AUTH_METHODS).optional(),
+    privateKey: z.literal('***').optional(),
+    signingAlgorithm: z.string().optional(),
     scopes: z.array(z.string()).optional(),
     state: z
       .enum(['authorized', 'needs_authorization'])

@@ -1,4 +1,12 @@
-import type { NormalizedToolResult, RequestedTransport, ResolvedTransport, ServerInfo, TargetKind, ToolSnapshot } from '#mcp';
+import type {
+  NormalizedToolResult,
+  RequestedTransport,
+  ResolvedTransport,
+  ServerInfo,
+  TargetKind,
+  TokenEndpointAuthMethod,
+  ToolSnapshot,
+} from '#mcp';
 import type { OAuthStatus, StdioProcessMode, StoredHealth, ToolsetRecord, ToolsetSummary } from '#workflow/nest';
 import { MASK } from './toolset-requests.js';
 
@@ -57,6 +65,9 @@ export interface ToolsetAuthView {
   grant: 'authorization_code' | 'client_credentials';
   clientId?: string;
   clientSecret?: typeof MASK;
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
+  privateKey?: typeof MASK;
+  signingAlgorithm?: string;
   scopes?: string[];
   /** `authorized`, or `needs_authorization` (POST /toolsets/:id/authorize). */
   state: OAuthStatus['state'];
@@ -70,13 +81,16 @@ export interface ToolsetAuthView {
 
 export function authView(toolset: Pick<ToolsetSummary, 'auth'>, status: OAuthStatus | undefined): ToolsetAuthView | undefined {
   if (!toolset.auth) return undefined;
-  const { flow, clientId, hasClientSecret, scopes } = toolset.auth;
+  const { flow, clientId, hasClientSecret, tokenEndpointAuthMethod, hasPrivateKey, signingAlgorithm, scopes } = toolset.auth;
   const state = status ?? { state: 'needs_authorization' as const };
   return {
     type: 'oauth',
     grant: flow,
     ...(clientId === undefined ? {} : { clientId }),
     ...(hasClientSecret ? { clientSecret: MASK } : {}),
+    ...(tokenEndpointAuthMethod === undefined ? {} : { tokenEndpointAuthMethod }),
+    ...(hasPrivateKey ? { privateKey: MASK } : {}),
+    ...(signingAlgorithm === undefined ? {} : { signingAlgorithm }),
     ...(scopes === undefined ? {} : { scopes }),
     state: state.state,
     expiresAt: state.expiresAt?.toISOString() ?? null,
