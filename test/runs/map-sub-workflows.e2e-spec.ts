@@ -211,4 +211,50 @@ describe('map: a sub-workflow per item', () => {
     }
     expect((await waitForRun(apiUrl, started.body.id, 20_000)).status).toBe('canceled');
   }, 90_000);
+
+  it('asks a person per item: POST /runs/:id/input answers the item inputRequest names, then the next', async () => {
+    inProcess.push(await startWorker(config));
+    const parent = await createWorkflow(apiUrl, {
+      name: 'approve each',
+      inputSchema: { type: 'object', properties: { items: { type: 'array' } }, required: ['items'] },
+      nodes: [
+        { id: 'start', type: 'start' },
+        {
+          id: 'each',
+          type: 'map',
+          config: {
+            body: {
+              nodes: [
+                { id: 'start', type: 'start' },
+                { id: 'ask', type: 'approval', config: { message: { template: 'ship {{start.item}}?' } } },
+                { id: 'end', type: 'end', inputs: { action: { ref: 'ask.action' } } },
+              ],
+              edges: [
+                { source: 'start', target: 'ask' },
+                { source: 'ask', sourceHandle: 'approved', target: 'end' },
+                { source: 'ask', sourceHandle: 'rejected', target: 'end' },
+              ],
+            },
+          },
+          inputs: { items: { ref: 'start.items' } },
+        },
+        { id: 'end', type: 'end', inputs: { results: { ref: 'each.results' } } },
+      ],
+      edges: [
+        { source: 'start', target: 'each' },
+        { source: 'each', target: 'end' },
+      ],
+    });
+    const started = await startRun(apiUrl, parent, { inputs: { items: ['a', 'b'] } });
+    const asked: string[] = [];
+    for (const action of ['accept', 'decline']) {
+      const waiting = await waitForRun(apiUrl, started.body.id, 20_000, (run) => run.status === 'waiting');
+      asked.push(`${waiting.inputRequest?.nodeId}: ${waiting.inputRequest?.message}`);
+      const answered = await api(apiUrl, 'POST', `/runs/${started.body.id}/input`, { action });
+      expect(answered.status).toBe(202);
+    }
+    const run = await waitForRun(apiUrl, started.body.id, 20_000);
+    expect(run).toMatchObject({ status: 'succeeded', outputs: { results: [{ action: 'accept' }, { action: 'decline' }] } });
+    expect(asked).toEqual(['each[0]/ask: ship a?', 'each[1]/ask: ship b?']);
+  }, 60_000);
 });
