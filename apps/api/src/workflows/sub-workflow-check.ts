@@ -71,12 +71,12 @@ export async function pinCalledVersions(
   workflows: WorkflowRepository,
 ): Promise<WorkflowDefinition> {
   const pinned = structuredClone(definition);
-  for (const node of pinned.nodes) {
-    for (const reference of registry.get(node.type)?.references?.(node) ?? []) {
-      if (reference.kind !== 'workflow' || reference.version !== undefined || !reference.versionPath) continue;
-      const latest = (await workflows.findLive(reference.id))?.latestVersion;
-      if (latest !== undefined) setAt(node as unknown as Record<string, unknown>, reference.versionPath, latest);
-    }
+  // A `workflow` node in a map's body too: its versionPath is relative to the top-level node.
+  for (const reference of calls(registry, pinned)) {
+    const node = pinned.nodes[Number(/^\/nodes\/(\d+)/.exec(reference.path)?.[1])];
+    if (!node || reference.version !== undefined || !reference.versionPath) continue;
+    const latest = (await workflows.findLive(reference.id))?.latestVersion;
+    if (latest !== undefined) setAt(node as unknown as Record<string, unknown>, reference.versionPath, latest);
   }
   return pinned;
 }

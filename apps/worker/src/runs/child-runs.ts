@@ -119,20 +119,31 @@ export class ChildRunStarter {
     await this.wake(String(child.parentRunId), child.parentNodeId);
   }
 
-  /** A run just paused on a node whose child has already ended is queued again at once. */
+  /**
+   * A run just paused on nodes whose child has already ended is queued again at once. A run may
+   * wait on several children at once (a map's items each calling one), so every child its nodes
+   * awaited during this claim is looked at, not only the one `inputRequest` names.
+   */
   async wokenAfterPause(parent: RunRecord): Promise<void> {
-    const nodeId = parent.inputRequest?.nodeId;
-    const key = `${parent.id}:${nodeId}`;
-    const childRunId = nodeId && this.awaited.get(key);
-    if (!nodeId || !childRunId) return;
-    this.awaited.delete(key);
-    const child = await this.runs.findById(childRunId).catch(() => undefined);
-    if (child && (FINISHED_RUN_STATUSES as readonly string[]).includes(child.status)) await this.wake(parent.id, nodeId);
+    const mine = [...this.awaited].filter(([key]) => key.startsWith(`${parent.id}:`));
+    for (const [key] of mine) this.awaited.delete(key);
+    for (const [key, childRunId] of mine) {
+      const child = await this.runs.findById(childRunId).catch(() => undefined);
+      if (child && (FINISHED_RUN_STATUSES as readonly string[]).includes(child.status)) {
+        await this.wake(parent.id, key.slice(parent.id.length + 1));
+        return;
+      }
+    }
   }
 
+  /**
+   * A node of a map's item (`each[3]/call`) may wait beside others, while the run's `inputRequest`
+   * names only the first: its child's end wakes the run whatever node that names (a run woken for
+   * nothing pauses again at once).
+   */
   private async wake(parentRunId: string, nodeId: string): Promise<void> {
     try {
-      const parent = await this.runs.resumeWaitingOn(parentRunId, nodeId);
+      const parent = await this.runs.resumeWaitingOn(parentRunId, nodeId.includes('/') ? undefined : nodeId);
       if (parent) await this.queue.enqueue(parent.id, { workflowId: parent.workflowId, version: parent.version });
     } catch (error) {
       // The parent's re-check (CHILD_RECHECK_MS) or the recovery sweep takes it from here.

@@ -16,6 +16,8 @@ export interface NodeExecutionPlan {
   runId: string;
   workflow: WorkflowDefinition;
   node: NodeDefinition;
+  /** The node's name in the run (NodeExecutionContext.nodeKey). */
+  nodeKey: string;
   nodePath: string;
   executor: NodeExecutor;
   services: EngineServices;
@@ -131,6 +133,7 @@ export async function executeNode(plan: NodeExecutionPlan): Promise<NodeExecutio
       const context: NodeExecutionContext = {
         runId: plan.runId,
         node,
+        nodeKey: plan.nodeKey,
         inputs,
         attempt,
         signal,

@@ -13,6 +13,10 @@ export interface RecordPlace {
   seq: number;
   node: NodeDefinition;
   finishedAt: number;
+  /** The node's name in the run when it is not its id (a body node of a map item: `each[7]/echo`). */
+  nodeKey?: string;
+  /** With `nodeKey`: the item's index path, logged in `details.itemPath`. */
+  itemPath?: readonly number[];
 }
 
 /** What the execution did. Kept apart from the place so that no per-node copy merges the two. */
@@ -40,7 +44,7 @@ export function buildExecutionRecord(
   const record: ExecutionRecord = {
     runId: place.runId,
     seq: place.seq,
-    nodeId: node.id,
+    nodeId: place.nodeKey ?? node.id,
     type: node.type,
     status: facts.status,
     attempt: facts.attempt,
@@ -55,7 +59,8 @@ export function buildExecutionRecord(
   if (loggedInputs.truncated) record.inputsTruncated = true;
   if (loggedOutputs.truncated) record.truncated = true;
   if (facts.error) record.error = { code: facts.error.code, message: facts.error.message };
-  if (facts.details) record.details = facts.details;
+  if (place.itemPath) record.details = { ...facts.details, itemPath: place.itemPath as number[] };
+  else if (facts.details) record.details = facts.details;
   if (facts.status === 'succeeded') {
     // Small outputs are already whole in the log copy; reuse it rather than measuring twice.
     if (!loggedOutputs.truncated || jsonByteLength(facts.outputs) <= limits.maxStateBytes) record.state = { outputs: facts.outputs };

@@ -24,7 +24,11 @@ export const DEFAULT_ENGINE_LIMITS: Readonly<EngineLimits> = Object.freeze({
   maxStateBytes: 8 * 1024 * 1024,
 });
 
+/** Limits this module resolved: resolving them again (a map's body, once per item) returns them as they are. */
+const resolved = new WeakSet<EngineLimits>();
+
 export function resolveLimits(overrides: Partial<EngineLimits> = {}): EngineLimits {
+  if (resolved.has(overrides as EngineLimits)) return overrides as EngineLimits;
   const limits = { ...DEFAULT_ENGINE_LIMITS };
   for (const key of Object.keys(limits) as (keyof EngineLimits)[]) {
     const value = overrides[key];
@@ -33,5 +37,6 @@ export function resolveLimits(overrides: Partial<EngineLimits> = {}): EngineLimi
       limits[key] = value;
     }
   }
+  resolved.add(Object.freeze(limits));
   return limits;
 }

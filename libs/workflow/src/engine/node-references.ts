@@ -9,11 +9,36 @@ export interface DefinitionReferences {
   workflowIds: string[];
 }
 
-/** Every reference of every node, with its path in the definition (`/nodes/<index>/…`). */
+/**
+ * Every reference of every node, with its path in the definition (`/nodes/<index>/…`), the nodes
+ * of sub-graphs (a map's body) included: `/nodes/1/config/body/nodes/1/config/workflowId`. A
+ * `versionPath` stays relative to the top-level node that holds the reference
+ * (`/config/body/nodes/1/config/version`).
+ */
 export function nodeReferencesOf(registry: NodeRegistry, nodes: readonly NodeDefinition[]): NodeReference[] {
-  return nodes.flatMap((node, index) =>
-    (registry.get(node.type)?.references?.(node) ?? []).map((reference) => ({ ...reference, path: `/nodes/${index}${reference.path}` })),
+  return nodes.flatMap((node, index) => ownAndInnerReferences(registry, node).map((reference) => withinNode(reference, `/nodes/${index}`)));
+}
+
+/** A node's references with paths relative to it: its own, then its sub-graphs' nodes'. */
+function ownAndInnerReferences(registry: NodeRegistry, node: NodeDefinition): NodeReference[] {
+  const executor = typeof node?.type === 'string' ? registry.get(node.type) : undefined;
+  const own = executor?.references?.(node) ?? [];
+  const inner = (executor?.subgraphs?.(node) ?? []).flatMap(({ path, definition }) =>
+    (Array.isArray(definition.nodes) ? definition.nodes : []).flatMap((child, index) =>
+      ownAndInnerReferences(registry, child).map((reference) => insideNode(reference, `${path}/nodes/${index}`)),
+    ),
   );
+  return inner.length > 0 ? [...own, ...inner] : own;
+}
+
+function withinNode(reference: NodeReference, prefix: string): NodeReference {
+  return { ...reference, path: `${prefix}${reference.path}` };
+}
+
+/** A sub-graph node's reference as its holding node sees it: both pointers from that node. */
+function insideNode(reference: NodeReference, prefix: string): NodeReference {
+  const { versionPath } = reference;
+  return { ...withinNode(reference, prefix), ...(versionPath !== undefined && { versionPath: `${prefix}${versionPath}` }) };
 }
 
 export function referencesOf(registry: NodeRegistry, nodes: readonly NodeDefinition[]): DefinitionReferences {

@@ -9,7 +9,7 @@ import type { NodeRegistry } from './registry.js';
 import { readPersistedProgress, standsOnResume } from './resume.js';
 import type { RunError, RunEvent, RunOutcome } from './run-events.js';
 import type { ExecutionRecord, RunStore } from './run-store.js';
-import { subgraphScope, subgraphStore, toRunEvent } from './subgraph-store.js';
+import { itemScope, recordsByItem, scopedServices, type EnclosingRun } from './subgraph-scope.js';
 import type { EngineServices, NodeDefinition, SubgraphOutcome, SubgraphRequest, WorkflowDefinition } from './types.js';
 import { graphOf, structureIssues } from './prepared-definitions.js';
 
@@ -35,16 +35,16 @@ export interface RunWorkflowOptions {
    * that save instead of after it. Not called when a store failure ends the run.
    */
   onSideEffectsOver?: () => void;
-  /** A sub-graph's run takes its log places from the run's one counter (set for sub-graphs only). */
-  nextSeq?: () => number;
-  /** A sub-graph's run counts its executions against the run's limit (set for sub-graphs only). */
-  budget?: ExecutionBudget;
   /**
-   * A sub-graph's run (set for sub-graphs only) arms no deadline timer of its own: the enclosing
-   * run's deadline stops the node that runs it, whose signal cancels it.
+   * Set for a sub-graph's run only (a map's item): what it shares with the run it is part of. It
+   * arms no deadline timer of its own (the enclosing run's deadline stops the node that runs it,
+   * whose signal cancels it), and it writes its records to `store` and its node events to the
+   * run's, named as the run names its nodes, with no wrapper per item.
    */
-  withinRun?: boolean;
+  enclosing?: EnclosingRun;
 }
+
+const NO_RECORDS: readonly ExecutionRecord[] = Object.freeze([]);
 
 /** The reason a finished run's own timers are stopped with: any value but a fresh DOMException, which costs a stack trace. */
 const TIMER_STOPPED = Object.freeze({ reason: 'the run finished' });
@@ -76,13 +76,14 @@ class WorkflowRun {
   private canceledByHost = false;
   private seq = 0;
   /** Every record persisted before this call (a sub-graph's resume reads its own from here). */
-  private loaded: readonly ExecutionRecord[] = [];
+  private loaded: readonly ExecutionRecord[] = NO_RECORDS;
+  private loadedByItem?: Map<string, ExecutionRecord[]>;
 
   constructor(private readonly options: RunWorkflowOptions) {
     this.graph = graphOf(options.workflow);
     this.edges = new EdgeStates(this.graph);
     this.limits = resolveLimits(options.limits);
-    this.budget = options.budget ?? new ExecutionBudget(this.limits.maxNodeExecutions);
+    this.budget = options.enclosing?.budget ?? new ExecutionBudget(this.limits.maxNodeExecutions);
     this.beganAt = options.services.clock.now();
     this.runStopped.catch(() => undefined);
   }
@@ -96,7 +97,8 @@ class WorkflowRun {
       return this.finish({ code: ENGINE_ERROR_CODES.workflowInvalid, message, path: first.path });
     }
     const resumed = await this.replayPersisted();
-    this.emit({ type: 'run.started', runId: this.options.runId, at: this.beganAt, resumedExecutions: resumed });
+    if (!this.options.enclosing)
+      this.emit({ type: 'run.started', runId: this.options.runId, at: this.beganAt, resumedExecutions: resumed });
     const { signal } = this.options;
     const onHostAbort = (): void => this.stop(new EngineError(ENGINE_ERROR_CODES.runCanceled, 'the run was canceled'), true);
     const stopDeadline = this.armDeadline();
@@ -127,7 +129,7 @@ class WorkflowRun {
   }
 
   private armDeadline(): AbortController | undefined {
-    if (this.options.withinRun) return undefined;
+    if (this.options.enclosing) return undefined;
     const stopper = new AbortController();
     const { clock } = this.options.services;
     const remaining = (this.options.startedAt ?? this.beganAt) + this.limits.runDeadlineMs - this.beganAt;
@@ -154,10 +156,16 @@ class WorkflowRun {
   }
 
   private async replayPersisted(): Promise<number> {
-    const records = await this.options.store.loadExecutions(this.options.runId);
+    const { enclosing } = this.options;
+    const records = enclosing ? enclosing.persisted : await this.options.store.loadExecutions(this.options.runId);
     this.loaded = records;
-    const { kept, lastSeq } = readPersistedProgress(records, this.graph);
+    const { kept, lastSeq, failed } = readPersistedProgress(records, this.graph);
     this.seq = lastSeq;
+    // A map's item that failed stays failed (a collected failure is not retried by the map's next execution).
+    if (enclosing && failed?.error) {
+      this.stats.nodesFailed += 1;
+      this.stop(new EngineError(failed.error.code, failed.error.message), false, failed.nodeId);
+    }
     for (const id of this.graph.nodeIds()) this.undecided.add(id);
     for (const record of kept) {
       this.undecided.delete(record.nodeId);
@@ -210,7 +218,13 @@ class WorkflowRun {
   };
   private readonly publishedOf = (nodeId: string) => this.published.get(nodeId);
   private readonly attemptStarted = (node: NodeDefinition, attempt: number, at: number): void =>
-    this.emit({ type: 'node.started', runId: this.options.runId, at, nodeId: node.id, nodeType: node.type, attempt });
+    this.emit({ type: 'node.started', runId: this.options.runId, at, nodeId: this.keyOf(node.id), nodeType: node.type, attempt });
+
+  /** A node's name in the run: its id, or in a sub-graph `<prefix><id>` (what the log, the events and keyed ports use). */
+  private keyOf(nodeId: string): string {
+    const scope = this.options.enclosing?.scope;
+    return scope ? scope.prefix + nodeId : nodeId;
+  }
 
   /** Never rejects: a store failure is kept for `drive` to throw. */
   private async runNode(node: NodeDefinition): Promise<void> {
@@ -220,6 +234,7 @@ class WorkflowRun {
         runId,
         workflow,
         node,
+        nodeKey: this.keyOf(node.id),
         nodePath: `/nodes/${this.graph.indexOf(node.id)}`,
         executor: registry.get(node.type) as NonNullable<ReturnType<NodeRegistry['get']>>,
         services,
@@ -254,7 +269,7 @@ class WorkflowRun {
     const { error } = outcome;
     const failure = { attempt, startedAt, inputs, outputs: {}, error, details: error.details };
     if (outcome.status === 'failed' && error.code === ENGINE_ERROR_CODES.inputRequired) {
-      this.waiting.push(node.id);
+      this.waiting.push(...waitingNodesOf(error, this.keyOf(node.id)));
       await this.persist(node, finishedAt, { ...failure, status: 'waiting', activeHandles: [] });
       return;
     }
@@ -272,7 +287,7 @@ class WorkflowRun {
     return this.decide(this.edges.resolveOutgoing(node.id, [ERROR_HANDLE]));
   }
 
-  private readonly nextSeq = (): number => (this.options.nextSeq ? this.options.nextSeq() : (this.seq += 1));
+  private readonly nextSeq = (): number => this.options.enclosing?.nextSeq() ?? (this.seq += 1);
 
   /**
    * One item of a node's sub-graph: the same ports, limits, execution budget and deadline, its
@@ -280,31 +295,33 @@ class WorkflowRun {
    * stops the run too (a map collecting item errors would go on otherwise).
    */
   private readonly runSubgraph = async (nodeId: string, request: SubgraphRequest): Promise<SubgraphOutcome> => {
-    const scope = subgraphScope(nodeId, request.index);
-    const { runId, registry, services, limits, redact } = this.options;
+    const { runId, registry, services, store, redact, enclosing } = this.options;
+    const scope = itemScope(enclosing?.scope, nodeId, request.index);
+    const relative = `${nodeId}[${request.index}]/`;
     const outcome = await runWorkflow({
       runId,
       workflow: request.workflow,
       inputs: request.inputs,
       registry,
-      services,
-      store: subgraphStore(this.options.store, this.loaded, scope),
-      limits,
+      services: scopedServices(services, relative),
+      store,
+      limits: this.limits,
       signal: request.signal,
       startedAt: this.options.startedAt ?? this.beganAt,
       redact,
-      nextSeq: this.nextSeq,
-      budget: this.budget,
-      withinRun: true,
-      onEvent: (event) => {
-        const shown = toRunEvent(event, scope);
-        if (shown) this.emit(shown);
-      },
+      enclosing: { scope, nextSeq: this.nextSeq, budget: this.budget, persisted: this.persistedOf(relative), emit: this.emitThrough },
     });
     const { error } = outcome;
     if (error?.code === ENGINE_ERROR_CODES.maxNodeExecutions) this.stop(new EngineError(error.code, error.message), false);
     return outcome;
   };
+
+  /** An item's records from before this call (none on a first run: nothing is grouped then). */
+  private persistedOf(relative: string): readonly ExecutionRecord[] {
+    if (this.loaded.length === 0) return NO_RECORDS;
+    this.loadedByItem ??= recordsByItem(this.loaded);
+    return this.loadedByItem.get(relative) ?? NO_RECORDS;
+  }
 
   private publish(nodeId: string, type: string, outputs: Record<string, unknown>): void {
     this.published.set(nodeId, outputs);
@@ -317,7 +334,10 @@ class WorkflowRun {
    * nodes, skips, executions a resume runs again) are deferred when the store can.
    */
   private async persist(node: NodeDefinition, finishedAt: number, facts: ExecutionFacts): Promise<void> {
-    const place = { runId: this.options.runId, seq: this.nextSeq(), node, finishedAt };
+    const scope = this.options.enclosing?.scope;
+    const place = scope
+      ? { runId: this.options.runId, seq: this.nextSeq(), node, finishedAt, nodeKey: scope.prefix + node.id, itemPath: scope.itemPath }
+      : { runId: this.options.runId, seq: this.nextSeq(), node, finishedAt };
     const record = buildExecutionRecord(place, facts, this.limits, this.options.redact);
     if (record.status === 'failed') this.stats.nodesFailed += 1;
     if (record.status === 'skipped') this.stats.nodesSkipped += 1;
@@ -368,18 +388,31 @@ class WorkflowRun {
     const outcome: RunOutcome = { status, outputs: this.endOutputs, stats: { ...this.stats, durationMs: clock.now() - this.beganAt } };
     if (error) outcome.error = error;
     if (status === 'waiting') outcome.waitingNodes = [...this.waiting];
-    this.emit({ type: 'run.finished', runId: this.options.runId, at: clock.now(), outcome });
+    if (!this.options.enclosing) this.emit({ type: 'run.finished', runId: this.options.runId, at: clock.now(), outcome });
     return outcome;
   }
 
-  /** A broken listener must not break the run. */
+  private readonly emitThrough = (event: RunEvent): void => this.emit(event);
+
+  /** A broken listener must not break the run. A sub-graph's own run.started / run.finished stay inside. */
   private emit(event: RunEvent): void {
+    const { enclosing } = this.options;
+    if (enclosing) {
+      if (event.type === 'node.started' || event.type === 'node.finished') enclosing.emit(event);
+      return;
+    }
     try {
       this.options.onEvent?.(event);
     } catch {
       // The host's problem to log; the run goes on.
     }
   }
+}
+
+/** The nodes a node that ended INPUT_REQUIRED leaves waiting: itself, or a map's waiting items' nodes (`details.waitingNodes`, named in the run). */
+function waitingNodesOf(error: EngineError, nodeKey: string): string[] {
+  const inner = error.details?.waitingNodes;
+  return Array.isArray(inner) && inner.length > 0 ? (inner as string[]) : [nodeKey];
 }
 
 /**

@@ -185,6 +185,12 @@ export interface EngineServices {
 export interface NodeExecutionContext {
   runId: string;
   node: NodeDefinition;
+  /**
+   * The node's name in the run: its id, or in a map's body `<mapId>[<index>]/<id>` (a nested map
+   * adds a level). The ports keyed by node (tool calls, pauses) get it from the engine already; a
+   * node that keys a port of the host's (`extras`) by node uses this. Always set by `runWorkflow`.
+   */
+  nodeKey?: string;
   /** The node's inputs, resolved (references, templates and literals) and type-checked. */
   inputs: Record<string, unknown>;
   attempt: number;
@@ -218,6 +224,8 @@ export interface SubgraphOutcome {
   status: 'succeeded' | 'failed' | 'canceled' | 'waiting';
   outputs: Record<string, unknown>;
   error?: NodeErrorInfo & { nodeId?: string };
+  /** With `waiting`: the nodes that wait, named in the run (`each[3]/ask`). */
+  waitingNodes?: string[];
 }
 
 export interface NodeResult {
@@ -272,6 +280,12 @@ export interface NodeReference {
   versionPath?: string;
 }
 
+/** A sub-graph inside a node's config and where it is (`/config/body`). */
+export interface NodeSubgraph {
+  path: string;
+  definition: WorkflowDefinition;
+}
+
 /** What `GET /node-types` shows of a node type: for API clients, and the console's palette and config forms. */
 export interface NodeTypeDescription {
   title: string;
@@ -302,6 +316,11 @@ export interface NodeExecutor {
   configValueSources?(node: NodeDefinition): ConfigValueSource[];
   /** The toolsets, providers and workflows this node uses (delete protection, save-time checks); default none. */
   references?(node: NodeDefinition): NodeReference[];
+  /**
+   * Sub-graphs held in the node's config (a map's body), with their JSON pointer inside the node
+   * (`/config/body`): what their nodes reference counts as this node's (`nodeReferencesOf`).
+   */
+  subgraphs?(node: NodeDefinition): NodeSubgraph[];
   /** Toolsets whose MCP sessions the worker opens as soon as a run is claimed when this node is sure to run; default none. */
   connectsAhead?(node: NodeDefinition): string[];
   /**

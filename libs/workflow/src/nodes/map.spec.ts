@@ -65,3 +65,18 @@ describe('map: executions count against the run limit', () => {
     expect(toolbox.calls).toHaveLength(3);
   });
 });
+
+describe("map: a body node's tool calls", () => {
+  it("carry the item's node name, so that no two items share an idempotency key or an elicitation answer", async () => {
+    const toolbox = createFakeToolbox({ echo: { inputs: [field('n', 'integer', true)], handler: () => ({ text: '1' }) } });
+    await runWorkflow({
+      runId: 'run-3',
+      workflow: mapOver('fail'),
+      inputs: { items: [1, 2, 3] },
+      registry,
+      services: fakeServices(toolbox),
+      store: createInMemoryRunStore(),
+    });
+    expect(toolbox.calls.map((call) => call.nodeId).sort()).toEqual(['each[0]/call', 'each[1]/call', 'each[2]/call']);
+  });
+});

@@ -103,14 +103,16 @@ type ItemResult = { ok: true; output: Record<string, unknown> } | { ok: false; e
 
 function resultOf(outcome: SubgraphOutcome): ItemResult {
   if (outcome.status === 'succeeded') return { ok: true, output: outcome.outputs };
-  if (outcome.status === 'waiting') {
-    return { ok: false, error: { code: ENGINE_ERROR_CODES.nodeExecutionFailed, message: 'a map item cannot wait for input' } };
-  }
   const { code, message, nodeId } = outcome.error ?? { code: ENGINE_ERROR_CODES.nodeExecutionFailed, message: 'the item did not finish' };
   return { ok: false, error: { code, message, ...(nodeId && { nodeId }) } };
 }
 
-/** Runs the items through the body, `concurrency` at a time; with `fail`, the first failure stops the rest. */
+/**
+ * Runs the items through the body, `concurrency` at a time; with `fail`, the first failure stops
+ * the rest. An item whose body waits (an approval, a wait, a sub-workflow's run) keeps its place
+ * among the `concurrency` in flight: its lane takes no further item, and once nothing else can go
+ * on the node waits for all of them (see `waitForItems`).
+ */
 async function mapItems(context: NodeExecutionContext, config: MapConfig, items: unknown[]): Promise<ItemResult[]> {
   const { runSubgraph, signal, inputs } = context;
   if (!runSubgraph) throw new Error('map nodes need the engine to run their body');
@@ -121,6 +123,7 @@ async function mapItems(context: NodeExecutionContext, config: MapConfig, items:
   const results: ItemResult[] = new Array(items.length);
   let next = 0;
   let failure: ItemResult | undefined;
+  const waiting = new Map<number, string[]>();
   const lane = async (): Promise<void> => {
     while (next < items.length && !stopItems.signal.aborted) {
       const index = next++;
@@ -130,6 +133,10 @@ async function mapItems(context: NodeExecutionContext, config: MapConfig, items:
         index,
         signal: stopItems.signal,
       });
+      if (outcome.status === 'waiting') {
+        waiting.set(index, outcome.waitingNodes ?? []);
+        return;
+      }
       results[index] = resultOf(outcome);
       if (!results[index].ok && config.onItemError === 'fail' && !failure) {
         failure = results[index];
@@ -147,14 +154,33 @@ async function mapItems(context: NodeExecutionContext, config: MapConfig, items:
     const index = results.indexOf(failure);
     throw new EngineError(failure.error.code, `item ${index} failed: ${failure.error.message}`, { details: { itemIndex: index } });
   }
+  if (waiting.size > 0) waitForItems(waiting, results);
   return results;
+}
+
+/**
+ * Pauses the map until its waiting items can go on: the node ends INPUT_REQUIRED naming its items'
+ * waiting nodes (`details.waitingNodes`, as the run names them: `each[3]/ask`), which the engine
+ * makes the run's, so the run goes `waiting` holding no worker once nothing else can progress.
+ * When the run resumes, the map executes again: finished items are read back from the log (their
+ * nodes are not executed again) and the waiting ones go on from their recorded executions.
+ */
+function waitForItems(waiting: Map<number, string[]>, results: ItemResult[]): never {
+  const indexes = [...waiting.keys()].sort((a, b) => a - b);
+  const finished = results.filter((result) => result !== undefined).length;
+  throw new EngineError(
+    ENGINE_ERROR_CODES.inputRequired,
+    `${indexes.length} item(s) wait (items ${indexes.join(', ')}); ${finished} of ${results.length} finished`,
+    { details: { waitingItems: indexes, waitingNodes: indexes.flatMap((index) => waiting.get(index) ?? []), finishedItems: finished } },
+  );
 }
 
 /**
  * Runs a body (a sub-graph inside the node: its own `start` receiving `item`, `index` and
  * `context`, its own `end`) over each item, `concurrency` at a time; results in input order.
  * Each item's node executions are in the run's log as `<mapId>[<index>]/<nodeId>`, and a resumed
- * run keeps what already finished: a finished item is not executed again.
+ * run keeps what already finished: a finished item is not executed again. Items may wait (a
+ * sub-workflow, an approval): the map then waits too, and goes on when the run resumes.
  */
 export const mapNode: NodeExecutor = {
   type: 'map',
@@ -187,6 +213,7 @@ export const mapNode: NodeExecutor = {
   },
   describeInputs: async () => INPUTS,
   describeOutputs: async () => OUTPUTS,
+  subgraphs: (node) => [{ path: '/config/body', definition: readConfig(node, '').config.body }],
   execute: async (context) => {
     const { config } = readConfig(context.node, '');
     const items = context.inputs.items;

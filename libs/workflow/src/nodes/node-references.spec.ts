@@ -58,4 +58,21 @@ describe('node references', () => {
       { kind: 'toolset', id: 'ts-1', path: '/nodes/3/config/toolsets/1/toolsetId' },
     ]);
   });
+
+  it("counts what a map's body nodes reference, nested maps too, with pointers into the body", () => {
+    const inner = { nodes: [node('start', 'start'), node('call', 'workflow', { workflowId: 'w-1' })], edges: [] };
+    const body = {
+      nodes: [node('start', 'start'), node('tool', 'mcpTool', { toolsetId: 'ts-3', tool: 'echo' }), node('deeper', 'map', { body: inner })],
+      edges: [],
+    };
+    expect(nodeReferencesOf(registry, [node('start', 'start'), node('each', 'map', { body })])).toEqual([
+      { kind: 'toolset', id: 'ts-3', path: '/nodes/1/config/body/nodes/1/config/toolsetId' },
+      {
+        kind: 'workflow',
+        id: 'w-1',
+        path: '/nodes/1/config/body/nodes/2/config/body/nodes/1/config/workflowId',
+        versionPath: '/config/body/nodes/2/config/body/nodes/1/config/version',
+      },
+    ]);
+  });
 });

@@ -31,6 +31,7 @@ export interface ChildRun {
 
 export interface ChildRunRequest {
   parentRunId: string;
+  /** The calling node as the parent run names it (`each[3]/call` in a map's body: one child per item). */
   nodeId: string;
   workflowId: string;
   /** Absent: the latest version when the child starts. */
@@ -117,14 +118,15 @@ export const workflowNode: NodeExecutor = {
     const pinned = Number.isInteger(version) ? { version: version as number } : {};
     return [{ kind: 'workflow', id: workflowId, path: '/config/workflowId', versionPath: '/config/version', ...pinned }];
   },
-  execute: async ({ runId, node, inputs, services }) => {
+  execute: async ({ runId, node, nodeKey, inputs, services }) => {
     const childRuns = services.extras?.[CHILD_RUNS_EXTRA] as ChildRuns | undefined;
     if (!childRuns) throw new EngineError(ENGINE_ERROR_CODES.nodeExecutionFailed, 'workflow nodes need a host that can start runs');
     const pauses = pausesOf(services, 'workflow');
     const { workflowId, version } = configOf(node);
     const child = await childRuns.start({
       parentRunId: runId,
-      nodeId: node.id,
+      // In a map's body, one child per item: `each[3]/call` (the key of the child's idempotency).
+      nodeId: nodeKey ?? node.id,
       workflowId: String(workflowId),
       ...(typeof version === 'number' && { version }),
       inputs,

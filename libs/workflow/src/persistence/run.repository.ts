@@ -167,11 +167,14 @@ export class RunRepository {
     return this.requeueWaiting(current, now);
   }
 
-  /** waiting → queued now, if the run still waits on `nodeId` (a sub-workflow's parent, its child ended); else undefined. */
-  async resumeWaitingOn(id: string, nodeId: string, now = new Date()): Promise<RunRecord | undefined> {
+  /**
+   * waiting → queued now, if the run still waits on `nodeId` (a sub-workflow's parent, its child
+   * ended), or on anything when `nodeId` is undefined; else undefined.
+   */
+  async resumeWaitingOn(id: string, nodeId: string | undefined, now = new Date()): Promise<RunRecord | undefined> {
     if (!isValidObjectId(id)) return undefined;
     const current = await this.runs.findById(id).lean();
-    if (!current || current.status !== 'waiting' || current.inputRequest?.nodeId !== nodeId) return undefined;
+    if (!current || current.status !== 'waiting' || (nodeId !== undefined && current.inputRequest?.nodeId !== nodeId)) return undefined;
     return this.requeueWaiting(current, now);
   }
 
