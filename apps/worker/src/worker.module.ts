@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import {
   ConfigModule,
   LlmModule,
@@ -34,12 +35,13 @@ import { ToolsetRefreshWorker } from './toolsets/toolset-refresh-worker.js';
 /** The worker: BullMQ consumers wired to the engine (processors/); its only HTTP is GET /metrics (metrics/). */
 @Module({})
 export class WorkerModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  /** `logs`: where log lines go (default stdout); e2e tests pass a stream they can read. */
+  static forRoot(config: AppConfig, logs?: DestinationStream): DynamicModule {
     return {
       module: WorkerModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot({ pinoHttp: { level: config.logLevel } }),
+        LoggerModule.forRoot({ pinoHttp: logs ? [{ level: config.logLevel }, logs] : { level: config.logLevel } }),
         PersistenceModule.forRoot(config.mongoUrl),
         NodeRegistryModule,
         WorkflowStoreModule,
