@@ -1,13 +1,12 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
 import type { AppConfig } from '#workflow/nest';
 import { WorkerModule } from './worker.module.js';
 
-/** Builds the worker (used by main.ts and by e2e tests, which may read its `logs`). Processors start on init, stop on close. */
-export async function createWorkerApp(config: AppConfig, logs?: DestinationStream): Promise<INestApplicationContext> {
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, logs), { bufferLogs: true });
+/** Builds the worker (used by main.ts and by e2e tests). Processors start on init, stop on close. */
+export async function createWorkerApp(config: AppConfig): Promise<INestApplicationContext> {
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { bufferLogs: true });
   app.useLogger(app.get(Logger));
   await app.init();
   return app;

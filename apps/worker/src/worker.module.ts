@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
 import {
   ConfigModule,
   LlmModule,
@@ -35,13 +34,12 @@ import { ToolsetRefreshWorker } from './toolsets/toolset-refresh-worker.js';
 /** The worker: BullMQ consumers wired to the engine (processors/); its only HTTP is GET /metrics (metrics/). */
 @Module({})
 export class WorkerModule {
-  /** `logs`: where log lines go (default stdout); e2e tests pass a stream they can read. */
-  static forRoot(config: AppConfig, logs?: DestinationStream): DynamicModule {
+  static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot({ pinoHttp: logs ? [{ level: config.logLevel }, logs] : { level: config.logLevel } }),
+        LoggerModule.forRoot({ pinoHttp: { level: config.logLevel } }),
         PersistenceModule.forRoot(config.mongoUrl),
         NodeRegistryModule,
         WorkflowStoreModule,
