@@ -7,7 +7,7 @@ import type {
   ValueSource,
   WorkflowDefinition,
 } from '../../engine/types.js';
-import { originOf } from '#mcp';
+import { CROSS_ORIGIN_SAFE_HEADERS, originOf } from '#mcp';
 import { pointerSegment } from '../../engine/node-secrets.js';
 import { secretInputKeys } from '../../engine/secret-inputs.js';
 
@@ -42,19 +42,6 @@ export const SECRET_PLACEHOLDER = /\{\{\s*inputs\.([A-Za-z_$][\w$-]*)\s*\}\}/g;
 /** Header names that carry credentials: their values may hold no literal secret, only placeholders. */
 const CREDENTIAL_HEADER = /authorization|cookie|token|secret|password|api[-_]?key|^x-.*key$/i;
 const SCHEME_WORD = /^\s*(Bearer|Basic|Token|Bot|Digest)?\s*$/i;
-/**
- * Headers a redirect to another origin keeps (CROSS_ORIGIN_SAFE_HEADERS of libs/mcp/src/outbound/outbound-fetch.ts: every other one is dropped):
- * a sealed value may not go in them, or it could follow a redirect off its origin.
- */
-const KEPT_ACROSS_ORIGINS = new Set([
-  'accept',
-  'accept-language',
-  'cache-control',
-  'content-type',
-  'last-event-id',
-  'mcp-protocol-version',
-  'user-agent',
-]);
 const KNOWN_KEYS = ['method', 'url', 'query', 'headers', 'body', 'timeoutMs', 'failOnStatus', 'retries', 'backoffMs', 'maxResponseBytes'];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -114,7 +101,8 @@ function readInteger(raw: unknown, path: string, limit: { default: number; max: 
 
 /** Sealed headers are bound to the url's origin: it must be fixed (a url that is no URL at all is reported already). */
 function checkSealedHeaders(names: string[], url: unknown, path: string, issues: ValidationIssue[]): void {
-  for (const name of names.filter((header) => KEPT_ACROSS_ORIGINS.has(header.toLowerCase()))) {
+  // The outbound fetch keeps these across a redirect to another origin: a sealed value in one could leave its origin.
+  for (const name of names.filter((header) => CROSS_ORIGIN_SAFE_HEADERS.has(header.toLowerCase()))) {
     issues.push({
       path: `${path}/headers/${pointerSegment(name)}`,
       code: 'INVALID_CONFIG',
