@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INestApplicationContext } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { RunView } from '#workflow/nest';
+import type { AppConfig, RunView } from '#workflow/nest';
 import { createWorkerApp } from '../../apps/worker/src/worker.factory.js';
 import { api } from '../support/http.js';
 import { allLogs, readEvents, runToEnd, type Problem } from '../support/runs.js';
@@ -15,6 +15,8 @@ const NEW_SECRET = `sk-other-${randomBytes(12).toString('hex')}`;
 /** Every way a secret could be written: as given, base64, hex. */
 const forms = (value: string) => [value, Buffer.from(value).toString('base64'), Buffer.from(value).toString('hex')];
 const SECRET_FORMS = [SECRET, NEW_SECRET].flatMap(forms);
+const newKey = () => randomBytes(32).toString('hex');
+const keyIdOf = (sealed: string) => sealed.split(':')[2];
 
 /** A plain HTTP API on loopback: answers `{id, auth}` (the Authorization it got, echoed) and records every request's headers. */
 async function startItemsApi() {
@@ -53,6 +55,7 @@ function workflow(url: string, authorization: unknown) {
   };
 }
 
+type StoredVersion = { version: number; definition: string; secrets: { sealed: string; origin: string }[] };
 type Saved = { id: string; nodes: { id: string; config: Record<string, unknown> }[]; errors?: Problem[]; code?: string };
 
 describe('http node: sealed header values on the real stack', () => {
@@ -62,18 +65,21 @@ describe('http node: sealed header values on the real stack', () => {
   let other: Awaited<ReturnType<typeof startItemsApi>>;
   let workflowId: string;
   const answers: unknown[] = [];
+  const firstKey = newKey();
+  const configs: AppConfig[] = [];
 
   beforeAll(async () => {
     items = await startItemsApi();
     other = await startItemsApi();
-    server = await startLoggedApi({}, { keepData: true });
+    server = await startLoggedApi({ SECRETS_KEY: firstKey }, { keepData: true });
+    configs.push(server.config);
     // nestjs-pino keeps one logger per process (the first app's): the worker's lines land in server.logs too.
     worker = await createWorkerApp(server.config);
   }, 60_000);
   afterAll(async () => {
     await worker?.close();
     await server?.close();
-    if (server) await dropTestData(server.config);
+    for (const config of configs) await dropTestData(config);
     await items?.close();
     await other?.close();
   });
@@ -153,7 +159,7 @@ describe('http node: sealed header values on the real stack', () => {
     const dump = await rawDatabaseDump(server.config);
     const raw = JSON.stringify(dump);
     for (const value of SECRET_FORMS) expect(raw).not.toContain(value);
-    const versions = dump.workflow_versions as { version: number; definition: string; secrets: { sealed: string; origin: string }[] }[];
+    const versions = dump.workflow_versions as StoredVersion[];
     expect(versions).toHaveLength(3);
     for (const version of versions) {
       expect(version.definition).toContain('"secret":"***"');
@@ -165,4 +171,26 @@ describe('http node: sealed header values on the real stack', () => {
     expect(logs.match(/"msg":"run finished"/g)).toHaveLength(3);
     for (const value of SECRET_FORMS) expect(logs).not.toContain(value);
   });
+
+  it('after a key rotation, runs open the values with SECRETS_KEY_PREVIOUS, and a version keeping "***" seals them under the new key', async () => {
+    const mongoUrl = server.config.mongoUrl;
+    await worker.close();
+    await server.close();
+    server = await startLoggedApi({ MONGO_URL: mongoUrl, SECRETS_KEY: newKey(), SECRETS_KEY_PREVIOUS: firstKey }, { keepData: true });
+    configs.push(server.config);
+    worker = await createWorkerApp(server.config);
+    expect((await run('D-4')).status).toBe('succeeded');
+    expect(other.seen.at(-1)?.authorization).toBe(`Bearer ${NEW_SECRET}`);
+
+    const kept = await save('PUT', workflow(`${other.url}/items/{{start.id}}`, { secret: '***' }));
+    expect(kept.status).toBe(200);
+    const versions = ((await rawDatabaseDump(server.config)).workflow_versions as StoredVersion[]).sort((a, b) => a.version - b.version);
+    const [before, after] = versions.slice(-2).map((version) => keyIdOf(version.secrets[0].sealed));
+    expect(after).not.toBe(before);
+    expect((await run('E-5')).status).toBe('succeeded');
+    expect(other.seen.at(-1)?.authorization).toBe(`Bearer ${NEW_SECRET}`);
+    const raw = JSON.stringify(await rawDatabaseDump(server.config));
+    for (const value of SECRET_FORMS) expect(raw).not.toContain(value);
+    expect(JSON.stringify(answers)).not.toContain(NEW_SECRET);
+  }, 60_000);
 });
