@@ -46,7 +46,7 @@ export { compileSchema, dialectOf, type CompiledSchema, type SchemaDialect } fro
 export { createOutboundFetch, type OutboundFetch, type OutboundFetchOptions } from './outbound/outbound-fetch.js';
 export { createOutboundPolicy, type OutboundPolicy, type OutboundPolicyOptions } from './outbound/policy.js';
 export { OutboundBlockedError, findOutboundBlock } from './outbound/errors.js';
-export { originOf, storedSecretsMayFollow } from './outbound/credential-origin.js';
+export { CROSS_ORIGIN_SAFE_HEADERS, originOf, storedSecretsMayFollow } from './outbound/credential-origin.js';
 export {
   beginAuthorization,
   completeAuthorization,

@@ -22,6 +22,7 @@ export { valueFits, typeFits } from './engine/value-types.js';
 export { createInMemoryRunStore } from './engine/run-store.js';
 export { planReplay, upstreamChanges, type ReplayRefusal } from './engine/replay-plan.js';
 export { systemClock } from './engine/clock.js';
+export { NODE_SECRETS_EXTRA, SECRET_CONFIG_MISSING, type NodeSecrets } from './engine/node-secrets.js';
 
 // Node types
 export { builtInNodeExecutors, createDefaultNodeRegistry } from './nodes/built-in-nodes.js';

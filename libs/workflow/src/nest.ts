@@ -25,6 +25,15 @@ export type { Page, PageRequest } from './persistence/paging.js';
 // Secrets: AES-256-GCM at rest (toolset headers, provider API keys)
 export { createSecretBox, SecretBoxError, type SecretBox, type SecretBoxOptions } from './secrets/secret-box.js';
 export { SECRET_BOX, SecretsModule } from './secrets/secrets.module.js';
+export {
+  ConfigSecretsRefused,
+  nestedSecretProblems,
+  openConfigSecrets,
+  sealConfigSecrets,
+  type ConfigSecretProblem,
+  type SealDefinition,
+  type SealedConfigSecret,
+} from './secrets/config-secrets.js';
 export { SECRET_MASK, scrubSecrets } from './engine/scrub-secrets.js';
 export * from './engine/secret-inputs.js';
 

@@ -8,6 +8,7 @@ import type { WorkflowBody } from './dto/workflow-requests.js';
 import { toWorkflowView } from './dto/workflow-views.js';
 import { ReferenceGrants } from './reference-grants.js';
 import { WorkflowChecker } from './workflow-checker.js';
+import { WorkflowSealing } from './workflow-sealing.js';
 
 /** `PUT /workflows/:id`: every change is a new immutable version. */
 @Injectable()
@@ -15,6 +16,7 @@ export class UpdateWorkflow {
   constructor(
     private readonly workflows: WorkflowRepository,
     private readonly checker: WorkflowChecker,
+    private readonly sealing: WorkflowSealing,
     @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
     private readonly mcpServers: McpServerRepository,
     private readonly toolListChanges: ToolListChanges,
@@ -26,7 +28,8 @@ export class UpdateWorkflow {
     const actor = caller?.keyId;
     if (!(await this.workflows.findLive(id))) throw new NotFoundError('Workflow', id);
     const definition = await this.checker.require(body, await this.grants.of(caller, id), { selfId: id, runnable: caller?.workflows });
-    const stored = await this.workflows.addVersion(id, definition, referencesOf(this.registry, definition.nodes), actor);
+    const references = referencesOf(this.registry, definition.nodes);
+    const stored = await this.sealing.save(definition, (seal) => this.workflows.addVersion(id, seal, references, actor));
     if (!stored) throw new NotFoundError('Workflow', id);
     // Its MCP tool (schema, description) may have changed: clients of the servers publishing it re-list.
     await this.toolListChanges.publish((await this.mcpServers.findPublishing(id)).map((server) => server.id));

@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { compileSchema } from '#mcp';
 import { nodeReferencesOf, validateWorkflow, type NodeRegistry, type ToolCatalog, type WorkflowDefinition } from '#workflow';
-import { NODE_REGISTRY, ProviderRepository, ToolsetCatalog, ToolsetRepository, WorkflowRepository } from '#workflow/nest';
+import {
+  nestedSecretProblems,
+  NODE_REGISTRY,
+  ProviderRepository,
+  ToolsetCatalog,
+  ToolsetRepository,
+  WorkflowRepository,
+} from '#workflow/nest';
 import { ApiError, InvalidRequestError, type ProblemDetail } from '../common/api-errors.js';
 import { parseRequest, type InvalidRequest } from '../common/zod-validation.js';
 import { workflowBodySchema, type WorkflowBody } from './dto/workflow-requests.js';
@@ -123,6 +130,13 @@ export class WorkflowChecker {
       secretHeaderProblems(definition, this.registry, this.toolsets, grant?.toolsetIds),
       subWorkflowProblems(definition, this.registry, this.workflows, calls),
     ]);
-    return [...inputSchemaProblems(parsed.inputSchema), ...issues, ...unknownProviders, ...secretHeaders, ...subWorkflows];
+    return [
+      ...inputSchemaProblems(parsed.inputSchema),
+      ...issues,
+      ...nestedSecretProblems(definition, this.registry),
+      ...unknownProviders,
+      ...secretHeaders,
+      ...subWorkflows,
+    ];
   }
 }

@@ -8,12 +8,22 @@ import { FindWorkflows } from './find-workflows.js';
 import { ReferenceGrants } from './reference-grants.js';
 import { UpdateWorkflow } from './update-workflow.js';
 import { WorkflowChecker } from './workflow-checker.js';
+import { WorkflowSealing } from './workflow-sealing.js';
 import { WorkflowsController } from './workflows.controller.js';
 
 @Module({
   imports: [WorkflowStoreModule, ToolsetStoreModule, TriggerStoreModule, LlmModule, McpServersModule],
   controllers: [WorkflowsController],
-  providers: [WorkflowChecker, ReferenceGrants, CreateWorkflow, CheckWorkflow, FindWorkflows, UpdateWorkflow, DeleteWorkflow],
+  providers: [
+    WorkflowChecker,
+    WorkflowSealing,
+    ReferenceGrants,
+    CreateWorkflow,
+    CheckWorkflow,
+    FindWorkflows,
+    UpdateWorkflow,
+    DeleteWorkflow,
+  ],
   exports: [WorkflowChecker, ReferenceGrants],
 })
 export class WorkflowsModule {}

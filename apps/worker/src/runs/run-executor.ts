@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import {
   CHILD_RUNS_EXTRA,
   ENGINE_ERROR_CODES,
+  NODE_SECRETS_EXTRA,
   RUN_SECRETS_EXTRA,
   runWorkflow,
   systemClock,
@@ -156,7 +157,12 @@ export class RunExecutor {
           catalog,
           clock: systemClock,
           pauses: prepared.input,
-          extras: { ...this.extras, [RUN_SECRETS_EXTRA]: prepared.secretInputs, [CHILD_RUNS_EXTRA]: this.children.portFor(run) },
+          extras: {
+            ...this.extras,
+            [RUN_SECRETS_EXTRA]: prepared.secretInputs,
+            [NODE_SECRETS_EXTRA]: prepared.nodeSecrets,
+            [CHILD_RUNS_EXTRA]: this.children.portFor(run),
+          },
           aroundNode: nodeSpans(handle.runId),
         },
         store,

@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { McpClientPool, type McpTarget, type PooledSession } from '#mcp';
-import { toolsetsToConnectAhead, type NodeRegistry, type WorkflowDefinition } from '#workflow';
+import { toolsetsToConnectAhead, type NodeRegistry, type NodeSecrets, type WorkflowDefinition } from '#workflow';
 import {
   APP_CONFIG,
   NODE_REGISTRY,
+  openConfigSecrets,
   openInputState,
   SECRET_BOX,
   sealInputState,
@@ -49,6 +50,8 @@ export class PreparedRun {
     readonly input: RunInput,
     /** The run's secret inputs, opened on first use (header templates of toolsets and `http` nodes). */
     readonly secretInputs: () => Promise<Record<string, unknown>>,
+    /** The version's sealed config values (`http` headers), opened per node and origin when a node asks, once the run is ours. */
+    readonly nodeSecrets: NodeSecrets,
   ) {
     this.definition = definition;
     // Failures surface where the executor awaits the definition or a node calls its tool.
@@ -139,7 +142,10 @@ export class RunPreparer {
       void calls?.record({ ...call, source: 'run', runId: runId }).catch(notRecorded);
     };
     const invoker = new PooledToolInvoker(pool, recorder.targets, toolsets, this.config.limits.callTimeoutMs, shared, onCall, input);
-    const definition = this.workflows.findVersion(plan.workflowId, plan.version).then((version) => version?.definition);
-    return new PreparedRun(plan, definition, toolsets, pool, invoker, recorder, this.registry, input, secretInputs);
+    const version = this.workflows.findVersion(plan.workflowId, plan.version);
+    const definition = version.then((found) => found?.definition);
+    const nodeSecrets: NodeSecrets = async (nodeId, targetUrl) =>
+      (await taken) ? openConfigSecrets((await version)?.secrets ?? [], this.box)(nodeId, targetUrl) : {};
+    return new PreparedRun(plan, definition, toolsets, pool, invoker, recorder, this.registry, input, secretInputs, nodeSecrets);
   }
 }

@@ -6,6 +6,7 @@
  * no credentials: only a short list of harmless headers survives it.
  */
 import type { FetchFunction } from '../types.js';
+import { CROSS_ORIGIN_SAFE_HEADERS } from './credential-origin.js';
 import { OutboundBlockedError } from './errors.js';
 import { createHttpHop } from './http-hop.js';
 import { createOutboundPolicy, type OutboundPolicyOptions } from './policy.js';
@@ -22,16 +23,6 @@ export interface OutboundFetchOptions {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const DEFAULT_MAX_REDIRECTS = 5;
-/** What may follow a request to another origin: nothing that could authenticate it. */
-const CROSS_ORIGIN_SAFE_HEADERS = new Set([
-  'accept',
-  'accept-language',
-  'cache-control',
-  'content-type',
-  'last-event-id',
-  'mcp-protocol-version',
-  'user-agent',
-]);
 
 export function createOutboundFetch(policyOptions: OutboundPolicyOptions = {}, options: OutboundFetchOptions = {}): OutboundFetch {
   const policy = createOutboundPolicy(policyOptions);

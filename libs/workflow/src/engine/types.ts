@@ -286,6 +286,23 @@ export interface NodeSubgraph {
   definition: WorkflowDefinition;
 }
 
+/**
+ * A value in a node's config that the node type holds secret (a credential header): the workflow
+ * store seals it at save (the definition keeps `"***"` in its place), and the host hands it back
+ * in clear to that node only while a run executes it (`NODE_SECRETS_EXTRA`).
+ */
+export interface SecretConfigValue {
+  /** JSON pointer inside the node, e.g. `/config/headers/Authorization/secret`. */
+  path: string;
+  /** As the body gives it: the clear value, or `"***"` to keep what the previous version stored at the same node and path. */
+  value: string;
+  /**
+   * The URL the value is sent to: it belongs to that URL's origin, is kept across versions only
+   * while the origin stays, and is handed to the node only for a request to that origin.
+   */
+  boundTo?: string;
+}
+
 /** What `GET /node-types` shows of a node type: for API clients, and the console's palette and config forms. */
 export interface NodeTypeDescription {
   title: string;
@@ -321,6 +338,11 @@ export interface NodeExecutor {
    * (`/config/body`): what their nodes reference counts as this node's (`nodeReferencesOf`).
    */
   subgraphs?(node: NodeDefinition): NodeSubgraph[];
+  /**
+   * Config values this node holds secret (sealed by the workflow store, shown as `"***"`, given to
+   * the node in clear only during a run); default none. Declared for the workflow's own nodes only.
+   */
+  secretConfig?(node: NodeDefinition): SecretConfigValue[];
   /** Toolsets whose MCP sessions the worker opens as soon as a run is claimed when this node is sure to run; default none. */
   connectsAhead?(node: NodeDefinition): string[];
   /**

@@ -1,7 +1,18 @@
 import { ENGINE_ERROR_CODES, EngineError, toEngineError } from '../engine/errors.js';
 import type { NodeExecutionContext, NodeExecutor, TypedField } from '../engine/types.js';
+import { nodeSecretsFor, SECRET_CONFIG_MISSING } from '../engine/node-secrets.js';
 import { scrubSecrets } from '../engine/scrub-secrets.js';
-import { HTTP_CONFIG_SCHEMA, httpConfigValueSources, readHttpConfig, SECRET_PLACEHOLDER, type HttpConfig } from './http/http-config.js';
+import {
+  HTTP_CONFIG_SCHEMA,
+  httpConfigValueSources,
+  httpSecretConfig,
+  isSealedHeader,
+  readHttpConfig,
+  SECRET_PLACEHOLDER,
+  sealedHeaderPath,
+  type HeaderValue,
+  type HttpConfig,
+} from './http/http-config.js';
 import { HTTP_ERROR_CODES, HTTP_FETCH_EXTRA, RUN_SECRETS_EXTRA, type HttpFetch, type RunSecrets } from './http/http-port.js';
 import { sendRequest } from './http/send-request.js';
 
@@ -23,17 +34,38 @@ function render(context: NodeExecutionContext, template: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** Header values: `{{inputs.x}}` from the run's secret inputs, every other placeholder by the engine. */
+/** Sealed header values in clear, from the host, for a request to `url` (the host gives none bound to another origin). */
+async function openSealedHeaders(context: NodeExecutionContext, headers: Record<string, HeaderValue>, url: string, used: string[]) {
+  const sealed = Object.keys(headers).filter((name) => isSealedHeader(headers[name]));
+  const clear: Readonly<Record<string, string>> = sealed.length > 0 ? await nodeSecretsFor(context, url) : {};
+  const opened: Record<string, string> = {};
+  for (const name of sealed) {
+    const value = clear[sealedHeaderPath(name)];
+    if (value === undefined) {
+      throw new EngineError(
+        SECRET_CONFIG_MISSING,
+        `the sealed value of header "${name}" is not available for a request to ${new URL(url).origin}`,
+      );
+    }
+    opened[name] = value;
+    used.push(value);
+  }
+  return opened;
+}
+
+/** Header values: sealed ones opened, `{{inputs.x}}` from the run's secret inputs, every other placeholder by the engine. */
 async function renderHeaders(
   context: NodeExecutionContext,
-  headers: Record<string, string>,
+  headers: Record<string, HeaderValue>,
+  url: string,
   used: string[],
 ): Promise<Record<string, string>> {
-  const needsSecrets = Object.values(headers).some((value) => new RegExp(SECRET_PLACEHOLDER.source).test(value));
+  const rendered: Record<string, string> = await openSealedHeaders(context, headers, url, used);
+  const templates = Object.entries(headers).filter((entry): entry is [string, string] => !isSealedHeader(entry[1]));
+  const needsSecrets = templates.some(([, value]) => new RegExp(SECRET_PLACEHOLDER.source).test(value));
   const source = context.services.extras?.[RUN_SECRETS_EXTRA] as RunSecrets | undefined;
   const secrets = needsSecrets && source ? await source() : {};
-  const rendered: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const [name, value] of templates) {
     const parts: string[] = [];
     const marked = value.replace(SECRET_PLACEHOLDER, (_whole, key: string) => {
       const secret = secrets[key];
@@ -76,7 +108,7 @@ function buildUrl(context: NodeExecutionContext, config: HttpConfig): string {
 
 /**
  * A plain HTTP request through the host's SSRF-safe fetch: method, URL and query from templates,
- * headers with secret run inputs, JSON/text/form bodies; `{status, headers, body}` out.
+ * headers sealed in the workflow or read from secret run inputs, JSON/text/form bodies; `{status, headers, body}` out.
  */
 export const httpNode: NodeExecutor = {
   type: 'http',
@@ -92,6 +124,7 @@ export const httpNode: NodeExecutor = {
   describeInputs: async () => [],
   describeOutputs: async () => OUTPUTS,
   configValueSources: (node) => httpConfigValueSources(readHttpConfig(node, '').config),
+  secretConfig: (node) => httpSecretConfig(readHttpConfig(node, '').config),
   execute: async (context) => {
     const { config } = readHttpConfig(context.node, '');
     const fetch = context.services.extras?.[HTTP_FETCH_EXTRA] as HttpFetch | undefined;
@@ -101,7 +134,7 @@ export const httpNode: NodeExecutor = {
     const url = buildUrl(context, config);
     const details: Record<string, unknown> = { method: config.method, url };
     try {
-      const headers = await renderHeaders(context, config.headers, secrets);
+      const headers = await renderHeaders(context, config.headers, url, secrets);
       const body = encodeBody(context, config, headers);
       const request = { ...config, url, headers, body, scrub };
       const answer = await sendRequest(fetch, request, context.services.clock, context.signal);

@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, Types, type Model } from 'mongoose';
 import { findPage, type Page, type PageRequest } from './paging.js';
 import type { WorkflowDefinition } from '../engine/types.js';
+import type { SealDefinition, SealedConfigSecret } from '../secrets/config-secrets.js';
 import { fromJsonText, toJsonText } from './json-field.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 import { WORKFLOW_MODEL, WORKFLOW_VERSION_MODEL, type WorkflowDoc, type WorkflowVersionDoc } from './workflow.schema.js';
@@ -10,7 +11,10 @@ import { WORKFLOW_MODEL, WORKFLOW_VERSION_MODEL, type WorkflowDoc, type Workflow
 export interface StoredWorkflowVersion {
   workflowId: string;
   version: number;
+  /** Secret config values show as `"***"` in it (the node types' `secretConfig`). */
   definition: WorkflowDefinition;
+  /** Those values, sealed: opened only by a run's host (`openConfigSecrets`). */
+  secrets: SealedConfigSecret[];
   createdBy: string | null;
   createdAt: Date;
 }
@@ -67,9 +71,15 @@ function toVersion(doc: WorkflowVersionDoc): StoredWorkflowVersion {
     workflowId: String(doc.workflowId),
     version: doc.version,
     definition: fromJsonText<WorkflowDefinition>(doc.definition, { name: '', nodes: [], edges: [] }),
+    secrets: (doc.secrets ?? []).map(({ nodeId, path, origin, sealed }) => ({ nodeId, path, ...(origin ? { origin } : {}), sealed })),
     createdBy: doc.createdBy ?? null,
     createdAt: doc.createdAt,
   };
+}
+
+/** The version document's `secrets` field: left out when there are none. */
+function storedSecrets(secrets: SealedConfigSecret[]): { secrets?: SealedConfigSecret[] } {
+  return secrets.length > 0 ? { secrets } : {};
 }
 
 /** What the latest version uses, denormalised onto the `workflows` summary so deletes can refuse (409). */
@@ -86,6 +96,9 @@ function summaryOf(definition: WorkflowDefinition, { toolsetIds, providerIds }: 
  * Workflows and their immutable versions. Without transactions, the version insert (unique on
  * `(workflowId, version)`) is the commit point; the `workflows` summary follows it with an update
  * that only moves forward, and readers take the latest version from `workflow_versions`.
+ * A definition reaches the store only through a SealDefinition (`sealConfigSecrets` over the node
+ * types' `secretConfig`): it is stored with `"***"` in place of its secret config values, which are
+ * kept sealed beside it (see secrets/config-secrets.ts).
  */
 @Injectable()
 export class WorkflowRepository {
@@ -127,10 +140,20 @@ export class WorkflowRepository {
     }));
   }
 
-  /** `actor`: id of the API key saving it (`createdBy` / `updatedBy`). */
-  async create(definition: WorkflowDefinition, references: WorkflowReferences, actor: string | null = null): Promise<StoredWorkflow> {
+  /**
+   * `actor`: id of the API key saving it (`createdBy` / `updatedBy`). The sealing throws
+   * ConfigSecretsRefused when a secret config value cannot be stored (`"***"` with nothing to keep).
+   */
+  async create(seal: SealDefinition, references: WorkflowReferences, actor: string | null = null): Promise<StoredWorkflow> {
+    const { definition, secrets } = seal([]);
     const workflowId = new Types.ObjectId();
-    const version = await this.versions.create({ workflowId, version: 1, definition: toJsonText(definition), createdBy: actor });
+    const version = await this.versions.create({
+      workflowId,
+      version: 1,
+      definition: toJsonText(definition),
+      ...storedSecrets(secrets),
+      createdBy: actor,
+    });
     const workflow = await this.workflows.create({
       _id: workflowId,
       latestVersion: 1,
@@ -141,22 +164,28 @@ export class WorkflowRepository {
     return { workflow: recordOf(workflow.toObject()), version: toVersion(version.toObject()) };
   }
 
-  /** The next version of a live workflow; undefined when it does not exist or is deleted. */
+  /**
+   * The next version of a live workflow; undefined when it does not exist or is deleted. Sealed with
+   * the secrets of the version it follows: a value given as `"***"` keeps one of those (on the same
+   * origin only, else ConfigSecretsRefused).
+   */
   async addVersion(
     id: string,
-    definition: WorkflowDefinition,
+    seal: SealDefinition,
     references: WorkflowReferences,
     actor: string | null = null,
   ): Promise<StoredWorkflow | undefined> {
     for (let attempt = 1; ; attempt += 1) {
       const workflow = await this.findLiveDoc(id);
       if (!workflow) return undefined;
-      const latest = await this.latestVersionNumber(workflow._id);
+      const latest = await this.latestVersion(workflow._id);
+      const { definition, secrets } = seal(latest.secrets);
       try {
         const created = await this.versions.create({
           workflowId: workflow._id,
-          version: latest + 1,
+          version: latest.version + 1,
           definition: toJsonText(definition),
+          ...storedSecrets(secrets),
           createdBy: actor,
         });
         const version = toVersion(created.toObject());
@@ -226,8 +255,8 @@ export class WorkflowRepository {
     return doc && !doc.deletedAt ? doc : undefined;
   }
 
-  private async latestVersionNumber(workflowId: Types.ObjectId): Promise<number> {
-    const doc = await this.versions.findOne({ workflowId }).sort({ version: -1 }).select({ version: 1 }).lean();
-    return doc?.version ?? 0;
+  private async latestVersion(workflowId: Types.ObjectId): Promise<{ version: number; secrets: SealedConfigSecret[] }> {
+    const doc = await this.versions.findOne({ workflowId }).sort({ version: -1 }).select({ version: 1, secrets: 1 }).lean();
+    return { version: doc?.version ?? 0, secrets: doc?.secrets ?? [] };
   }
 }

@@ -1,4 +1,5 @@
 import { Schema, type Types } from 'mongoose';
+import type { SealedConfigSecret } from '../secrets/config-secrets.js';
 
 /**
  * A workflow is a name plus an append-only list of immutable versions. `workflows` holds one
@@ -36,6 +37,8 @@ export interface WorkflowVersionDoc {
   version: number;
   /** The whole definition `{name, description?, inputSchema?, nodes, edges}` as JSON text. */
   definition: string;
+  /** The secret values of its nodes' configs, sealed (the definition holds `"***"` in their place); absent before they existed. */
+  secrets?: SealedConfigSecret[];
   /** Id of the API key that saved this version. */
   createdBy?: string | null;
   createdAt: Date;
@@ -63,6 +66,10 @@ export const WorkflowVersionSchema = new Schema<WorkflowVersionDoc>(
     workflowId: { type: Schema.Types.ObjectId, required: true },
     version: { type: Number, required: true },
     definition: { type: String, required: true },
+    secrets: {
+      type: [new Schema({ nodeId: String, path: String, origin: String, sealed: String }, { _id: false })],
+      default: undefined,
+    },
     createdBy: { type: String, default: null },
   },
   { collection: 'workflow_versions', timestamps: { createdAt: true, updatedAt: false }, versionKey: false },

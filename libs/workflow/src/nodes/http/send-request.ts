@@ -111,7 +111,8 @@ export async function sendRequest(fetch: HttpFetch, request: OutgoingRequest, cl
     }
     if (!response) throw failure;
     const text = request.scrub(await readCapped(response, request.maxResponseBytes));
-    const headers = Object.fromEntries(response.headers.entries());
+    // A server may echo a credential in a header as well as in the body.
+    const headers = Object.fromEntries([...response.headers.entries()].map(([name, value]) => [name, request.scrub(value)]));
     return { status: response.status, headers, body: parseBody(text, response.headers.get('content-type')), attempts };
   }
 }
