@@ -22,6 +22,7 @@ export { valueFits, typeFits } from './engine/value-types.js';
 export { createInMemoryRunStore } from './engine/run-store.js';
 export { planReplay, upstreamChanges, type ReplayRefusal } from './engine/replay-plan.js';
 export { systemClock } from './engine/clock.js';
+export { runSubject, subjectInputKey, SUBJECT_KEYWORD, MAX_SUBJECT_LENGTH, type RunSubject } from './engine/run-subject.js';
 
 // Node types
 export { builtInNodeExecutors, createDefaultNodeRegistry } from './nodes/built-in-nodes.js';

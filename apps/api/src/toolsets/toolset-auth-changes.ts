@@ -45,6 +45,7 @@ export function sameAuth(a: ToolsetAuthSettings | undefined, b: ToolsetAuthSetti
     a.flow === b.flow &&
     a.clientId === b.clientId &&
     a.clientSecret === b.clientSecret &&
+    (a.perUser ?? false) === (b.perUser ?? false) &&
     JSON.stringify(a.scopes ?? null) === JSON.stringify(b.scopes ?? null)
   );
 }

@@ -14,6 +14,7 @@ export function authSettingsOf(auth: ToolsetAuthBody): ToolsetAuthSettings {
     ...(auth.clientId === undefined ? {} : { clientId: auth.clientId }),
     ...(auth.clientSecret === undefined ? {} : { clientSecret: auth.clientSecret }),
     ...(auth.scopes === undefined ? {} : { scopes: auth.scopes }),
+    ...(auth.perUser === true ? { perUser: true } : {}),
   };
 }
 

@@ -17,6 +17,8 @@ export interface ToolsetAuthSettings {
   clientId?: string;
   clientSecret?: string;
   scopes?: string[];
+  /** Tokens per end-user subject: a run uses its subject's grant (docs/oauth.md, "Per end-user tokens"). */
+  perUser?: boolean;
 }
 
 /** What answers may show of a toolset's OAuth settings (never the secret). */
@@ -26,6 +28,7 @@ export interface ToolsetAuthSummary {
   clientId?: string;
   hasClientSecret: boolean;
   scopes?: string[];
+  perUser?: boolean;
 }
 
 /** A toolset without its tools and without any header value. */
@@ -159,13 +162,14 @@ export function toolsetSummaryOf(doc: ToolsetDocument): ToolsetSummary {
   if (typeof doc.refreshIntervalMs === 'number') summary.refreshIntervalMs = doc.refreshIntervalMs;
   if (doc.health) summary.health = doc.health;
   if (doc.auth) {
-    const { type, flow, clientId, clientSecret, scopes } = doc.auth;
+    const { type, flow, clientId, clientSecret, scopes, perUser } = doc.auth;
     summary.auth = {
       type,
       flow,
       hasClientSecret: clientSecret !== undefined,
       ...(clientId === undefined ? {} : { clientId }),
       ...(scopes === undefined ? {} : { scopes }),
+      ...(perUser === true ? { perUser } : {}),
     };
   }
   if (doc.kind === 'stdio')

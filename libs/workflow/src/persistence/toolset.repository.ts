@@ -181,12 +181,13 @@ export class ToolsetRepository {
   }
 
   private openAuth(auth: StoredToolsetAuth): ToolsetAuthSettings {
-    const { clientSecret, type, flow, clientId, scopes } = auth;
+    const { clientSecret, type, flow, clientId, scopes, perUser } = auth;
     return {
       type,
       flow,
       ...(clientId === undefined ? {} : { clientId }),
       ...(scopes === undefined ? {} : { scopes }),
+      ...(perUser === true ? { perUser } : {}),
       ...(clientSecret === undefined ? {} : { clientSecret: this.box.open(clientSecret) }),
     };
   }

@@ -43,6 +43,8 @@ export interface StoredToolsetAuth {
   /** Sealed by the SecretBox. */
   clientSecret?: string;
   scopes?: string[];
+  /** Tokens per end-user subject (`oauth_grants` keyed by toolset and subject); runs never use the toolset's own. */
+  perUser?: boolean;
 }
 
 export interface StoredTool {
@@ -106,6 +108,7 @@ const ToolsetAuthSchema = new Schema<StoredToolsetAuth>(
     clientId: { type: String },
     clientSecret: { type: String },
     scopes: { type: [String], default: undefined },
+    perUser: { type: Boolean },
   },
   { _id: false },
 );

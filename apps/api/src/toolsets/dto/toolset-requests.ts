@@ -73,9 +73,21 @@ export const toolsetAuth = z
       .max(50)
       .optional()
       .meta({ description: "Asked for when neither the server's challenge nor its metadata names scopes" }),
+    perUser: z
+      .boolean()
+      .optional()
+      .meta({
+        description: "Tokens per end user: each run uses its subject's own (a run whose subject has none waits for its authorization)",
+      }),
   })
   .superRefine((auth, ctx) => {
     if (auth.grant !== 'client_credentials') return;
+    if (auth.perUser === true)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['perUser'],
+        message: 'perUser needs the authorization_code grant (end users authorize themselves)',
+      });
     if (auth.clientId === undefined) ctx.addIssue({ code: 'custom', path: ['clientId'], message: 'client_credentials needs clientId' });
     if (auth.clientSecret === undefined)
       ctx.addIssue({ code: 'custom', path: ['clientSecret'], message: 'client_credentials needs clientSecret' });
