@@ -5,6 +5,7 @@ import { api } from '../support/http.js';
 import { allLogs, createWorkflow, readEvents, startRun, startRunStack, waitForRun } from '../support/runs.js';
 import type { TestStack } from '../support/stack.js';
 import { closeV1, connectV1, publish } from '../support/mcp-servers.js';
+import { approve, echoWorkflow } from '../support/oauth.js';
 import { rawDatabaseDump } from '../support/toolsets.js';
 
 interface Toolset {
@@ -20,30 +21,9 @@ interface Authorization {
 }
 type WaitingRun = RunView & { inputRequest: { nodeId: string; authorization: Authorization | null } | null };
 
-/** What the person's browser does: open the URL, be sent back with the code; the callback URL's query. */
-async function approve(authorizationUrl: string): Promise<string> {
-  const response = await fetch(authorizationUrl, { redirect: 'manual' });
-  expect(response.status).toBe(302);
-  return new URL(String(response.headers.get('location'))).search;
-}
-
 /** echo through the toolset; `subjectInput`: the workflow names its `user` input as the run's subject. */
-function echoWorkflow(toolsetId: string, subjectInput: boolean) {
-  const user = subjectInput ? { user: { type: 'string', 'x-mcpflow-subject': true } } : {};
-  return {
-    name: 'echo per user',
-    inputSchema: { type: 'object', properties: { ...user, text: { type: 'string' } }, required: ['text'] },
-    nodes: [
-      { id: 'start', type: 'start' },
-      { id: 'echo', type: 'mcpTool', config: { toolsetId, tool: 'echo' }, inputs: { message: { ref: 'start.text' } } },
-      { id: 'end', type: 'end', inputs: { said: { ref: 'echo.result' } } },
-    ],
-    edges: [
-      { source: 'start', target: 'echo' },
-      { source: 'echo', target: 'end' },
-    ],
-  };
-}
+const perUserWorkflow = (toolsetId: string, subjectInput: boolean) =>
+  echoWorkflow(toolsetId, 'echo per user', subjectInput ? { user: { type: 'string', 'x-mcpflow-subject': true } } : {});
 
 describe('toolsets: OAuth per end user (perUser: true)', () => {
   let stack: TestStack;
@@ -82,7 +62,7 @@ describe('toolsets: OAuth per end user (perUser: true)', () => {
   it('a run waits for its subject, the callback resumes it, and each subject calls with its own token only', async () => {
     fixture = await startOAuthFixtureServer({ accessTokenTtlMs: 120_000 });
     const toolsetId = await perUserToolset();
-    const workflowId = await createWorkflow(stack.apiUrl, echoWorkflow(toolsetId, true));
+    const workflowId = await createWorkflow(stack.apiUrl, perUserWorkflow(toolsetId, true));
     const callsOf: Record<string, SeenToken[]> = { alice: [], bob: [] };
     /** Runs of one subject at once; the calls the fixture saw meanwhile are theirs. */
     const runAs = async (user: 'alice' | 'bob', ...texts: string[]) => {
@@ -168,7 +148,7 @@ describe('toolsets: OAuth per end user (perUser: true)', () => {
   it('without a subject input the calling key is the subject; answering the wait with decline fails the node', async () => {
     fixture = await startOAuthFixtureServer();
     const toolsetId = await perUserToolset();
-    const workflowId = await createWorkflow(stack.apiUrl, echoWorkflow(toolsetId, false));
+    const workflowId = await createWorkflow(stack.apiUrl, perUserWorkflow(toolsetId, false));
     const run = await waitingRun(workflowId, { text: 'by key' });
     expect(run.status).toBe('waiting');
     expect(run.inputRequest?.authorization?.subject).toBe(`key:${run.triggeredBy}`);
@@ -183,7 +163,7 @@ describe('toolsets: OAuth per end user (perUser: true)', () => {
   it("a published MCP server's tool call hands the URL to its client; the run resumes once authorized", async () => {
     fixture = await startOAuthFixtureServer();
     const toolsetId = await perUserToolset();
-    const workflowId = await createWorkflow(stack.apiUrl, echoWorkflow(toolsetId, true));
+    const workflowId = await createWorkflow(stack.apiUrl, perUserWorkflow(toolsetId, true));
     const server = await publish(stack.apiUrl, { name: 'per user', tools: [{ workflowId }] });
     const client = await connectV1(server.url);
     try {
