@@ -73,12 +73,9 @@ export const toolsetAuth = z
       .max(50)
       .optional()
       .meta({ description: "Asked for when neither the server's challenge nor its metadata names scopes" }),
-    perUser: z
-      .boolean()
-      .optional()
-      .meta({
-        description: "Tokens per end user: each run uses its subject's own (a run whose subject has none waits for its authorization)",
-      }),
+    perUser: z.boolean().optional().meta({
+      description: "Tokens per end user: each run uses its subject's own (a run whose subject has none waits for its authorization)",
+    }),
   })
   .superRefine((auth, ctx) => {
     if (auth.grant !== 'client_credentials') return;
