@@ -5,6 +5,7 @@ import type { RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
 import { createWorkflow, startRun, startRunStack, waitForRun } from '../support/runs.js';
 import { startWorker, type TestStack } from '../support/stack.js';
+import { approve, echoWorkflow } from '../support/oauth.js';
 import { rawDatabaseDump } from '../support/toolsets.js';
 
 interface AuthState {
@@ -19,29 +20,6 @@ interface Toolset {
   name?: string;
   toolCount: number;
   auth?: AuthState;
-}
-
-/** What the person's browser does: open the URL, be sent back with the code; the callback URL's query. */
-async function approve(authorizationUrl: string): Promise<string> {
-  const response = await fetch(authorizationUrl, { redirect: 'manual' });
-  expect(response.status).toBe(302);
-  return new URL(String(response.headers.get('location'))).search;
-}
-
-function echoWorkflow(toolsetId: string) {
-  return {
-    name: 'echo through OAuth',
-    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-    nodes: [
-      { id: 'start', type: 'start' },
-      { id: 'echo', type: 'mcpTool', config: { toolsetId, tool: 'echo' }, inputs: { message: { ref: 'start.text' } } },
-      { id: 'end', type: 'end', inputs: { said: { ref: 'echo.result' } } },
-    ],
-    edges: [
-      { source: 'start', target: 'echo' },
-      { source: 'echo', target: 'end' },
-    ],
-  };
 }
 
 describe('toolsets: OAuth 2.1 (authorization code, refresh under a lock, client credentials)', () => {
@@ -87,7 +65,7 @@ describe('toolsets: OAuth 2.1 (authorization code, refresh under a lock, client 
     const authorized = await api<Toolset>(stack.apiUrl, 'GET', `/toolsets/${id}`);
     expect(authorized.body.auth).toMatchObject({ state: 'authorized', expiresAt: expect.any(String) });
 
-    const workflowId = await createWorkflow(stack.apiUrl, echoWorkflow(id));
+    const workflowId = await createWorkflow(stack.apiUrl, echoWorkflow(id, 'echo through OAuth'));
     const first = await startRun(stack.apiUrl, workflowId, { inputs: { text: 'first' } }, '?wait=15000');
     expect(first.body).toMatchObject({ status: 'succeeded', outputs: { said: { echo: 'first' } } });
 

@@ -296,7 +296,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** OAuth redirect target: stores the toolset's tokens (sealed) and lists its tools (public; the single-use state binds it) */
+        /** OAuth redirect target: stores the tokens (sealed), then lists the toolset's tools, or resumes the run that waited for an end user's authorization (public; the single-use state binds it) */
         get: operations["OAuth_callback"];
         put?: never;
         post?: never;
@@ -905,6 +905,8 @@ export interface components {
             signingAlgorithm?: "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512" | "ES256" | "ES384" | "ES512" | "EdDSA";
             /** @description Asked for when neither the server's challenge nor its metadata names scopes */
             scopes?: string[];
+            /** @description Tokens per end user: each run uses its subject's own (a run whose subject has none waits for its authorization) */
+            perUser?: boolean;
         };
         Problem: {
             path?: string;
@@ -1061,6 +1063,19 @@ export interface components {
                 requestedAt: string;
                 /** @description When the run resumes by itself if nobody answers (approval timeout, wait end) */
                 resumeAt: string | null;
+                /** @description A perUser OAuth toolset's end user must authorize: the URL to open; else null */
+                authorization: {
+                    toolsetId: string;
+                    /** @description input:<value> (the run input named as subject) or key:<API key id> */
+                    subject: string;
+                    /** @description Open it in a browser; the OAuth callback then resumes the run */
+                    url: string;
+                    /**
+                     * Format: date-time
+                     * @description The URL works once, until then; the node fails MCP_AUTH_REQUIRED if nobody authorized by then
+                     */
+                    expiresAt: string;
+                } | null;
             } | null;
         };
         LogItem: {
@@ -1159,6 +1174,8 @@ export interface components {
             privateKey?: "***";
             signingAlgorithm?: string;
             scopes?: string[];
+            /** @description Tokens per end user; state and expiresAt are then the toolset's own grant's (listing tools) */
+            perUser?: boolean;
             /**
              * @description needs_authorization: POST /toolsets/:id/authorize and open the URL (client credentials: obtained again)
              * @enum {string}
@@ -4689,7 +4706,12 @@ export interface operations {
                         toolsetId: string;
                         /** @constant */
                         state: "authorized";
-                        toolCount: number;
+                        /** @description The toolset's own grant: its tools, listed with it */
+                        toolCount?: number;
+                        /** @description An end user's grant (perUser toolset): the run that waited for it */
+                        runId?: string;
+                        /** @description true: the run is queued again; false: it no longer waited (canceled, or resumed already) */
+                        runResumed?: boolean;
                     };
                 };
             };

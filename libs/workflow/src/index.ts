@@ -23,6 +23,7 @@ export { createInMemoryRunStore } from './engine/run-store.js';
 export { planReplay, upstreamChanges, type ReplayRefusal } from './engine/replay-plan.js';
 export { systemClock } from './engine/clock.js';
 export { NODE_SECRETS_EXTRA, SECRET_CONFIG_MISSING, type NodeSecrets } from './engine/node-secrets.js';
+export { runSubject, subjectInputKey, SUBJECT_KEYWORD, MAX_SUBJECT_LENGTH, type RunSubject } from './engine/run-subject.js';
 
 // Node types
 export { builtInNodeExecutors, createDefaultNodeRegistry } from './nodes/built-in-nodes.js';

@@ -6,6 +6,16 @@ export function pointer(path: readonly PropertyKey[]): string {
   return path.length ? '/' + path.map((part) => String(part).replace(/~/g, '~0').replace(/\//g, '~1')).join('/') : '';
 }
 
+/** A libs/mcp dotted path under `root` as a JSON pointer: (`content`, `a.b[0]`) → `/content/a/b/0`. */
+export function dottedPathPointer(root: string, path: string): string {
+  const segments: string[] = [];
+  const token = /\.?([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/gy;
+  for (let match = token.exec(path); match; match = token.exec(path)) {
+    segments.push(match[1] ?? match[2] ?? (JSON.parse(match[3]) as string));
+  }
+  return pointer([root, ...segments]);
+}
+
 function toProblems(error: z.ZodError): ProblemDetail[] {
   return error.issues.flatMap((issue) => {
     if (issue.code === 'unrecognized_keys') {

@@ -60,6 +60,15 @@ function resultOf(run: RunView): CallToolResult {
     const error = run.error ?? { code: 'RUN_FAILED', message: 'the run failed' };
     return toolError(`${error.code}: ${error.message} (run ${run.id}${error.nodeId ? `, node ${error.nodeId}` : ''})`, run.id);
   }
+  const authorization = run.status === 'waiting' ? run.inputRequest?.authorization : undefined;
+  if (authorization) {
+    // A per-user OAuth toolset waits for its end user: the URL is theirs to open, so the caller gets it.
+    return toolError(
+      `RUN_STILL_RUNNING: run ${run.id} is waiting for ${authorization.subject}'s OAuth authorization: open ${authorization.url} ` +
+        `(good once, until ${authorization.expiresAt}); the run resumes then, and GET /runs/${run.id} will have its result`,
+      run.id,
+    );
+  }
   return toolError(`RUN_STILL_RUNNING: run ${run.id} is still ${run.status}; GET /runs/${run.id} will have its result`, run.id);
 }
 

@@ -12,7 +12,7 @@ import {
   type SecretBox,
 } from '#workflow/nest';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../common/api-errors.js';
-import { dottedPathPointer } from '../toolsets/toolset-errors.js';
+import { dottedPathPointer } from '../common/zod-validation.js';
 import type { RunInputBody } from './dto/run-requests.js';
 import { RunEventsHub } from './run-events-hub.js';
 

@@ -6,6 +6,7 @@ import { CancelRun } from './cancel-run.js';
 import { DeleteRun } from './delete-run.js';
 import { FindRuns } from './find-runs.js';
 import { ReplayRun } from './replay-run.js';
+import { ResumeAuthorizedRun } from './resume-authorized-run.js';
 import { RetryRun } from './retry-run.js';
 import { RunAdmission } from './run-admission.js';
 import { RunEventsHub } from './run-events-hub.js';
@@ -31,7 +32,8 @@ import { StreamRunEvents } from './stream-run-events.js';
     StreamRunEvents,
     DeleteRun,
     AnswerRunInput,
+    ResumeAuthorizedRun,
   ],
-  exports: [RunAdmission, CancelRun, ReferenceGrants],
+  exports: [RunAdmission, CancelRun, ReferenceGrants, ResumeAuthorizedRun],
 })
 export class RunsModule {}

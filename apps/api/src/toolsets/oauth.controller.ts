@@ -6,6 +6,7 @@ import { ZodPipe } from '../common/zod-validation.js';
 import { ApiRoute } from '../common/api-route.js';
 import { oauthCallbackQuery, oauthRoutes, type OAuthCallbackQuery } from './oauth.routes.js';
 import { RefreshToolset } from './refresh-toolset.js';
+import { ResumeAuthorizedRun } from '../runs/resume-authorized-run.js';
 import { connectionFailure } from './toolset-errors.js';
 
 /**
@@ -20,6 +21,7 @@ export class OAuthController {
     private readonly toolsets: ToolsetRepository,
     private readonly keys: ApiKeyRepository,
     private readonly refreshToolset: RefreshToolset,
+    private readonly resumeRun: ResumeAuthorizedRun,
   ) {}
 
   @Get('callback')
@@ -43,6 +45,11 @@ export class OAuthController {
       if (error instanceof AuthorizationStateError)
         throw new ApiError('OAUTH_STATE_INVALID', error.message, [{ path: '/state', code: 'OAUTH_STATE_INVALID', message: error.message }]);
       throw connectionFailure(error, [], '/code');
+    }
+    if (completed.run) {
+      // An end user's grant (per-user toolset): the run that waited for it goes on; the toolset's tools stay as listed.
+      const resumed = await this.resumeRun.execute(completed.run.runId, completed.run.nodeId);
+      return { toolsetId: completed.toolsetId, state: 'authorized' as const, runId: completed.run.runId, runResumed: resumed };
     }
     // The tools are listed with the new grant, as the key that asked (its `updatedBy`).
     const { toolset } = await this.refreshToolset.execute(completed.toolsetId, { keyId: completed.keyId ?? '', admin: false });

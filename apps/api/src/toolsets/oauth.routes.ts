@@ -16,7 +16,8 @@ export type OAuthCallbackQuery = z.output<typeof oauthCallbackQuery>;
 /** How the /oauth routes describe themselves in the OpenAPI document. */
 export const oauthRoutes = {
   callback: {
-    summary: "OAuth redirect target: stores the toolset's tokens (sealed) and lists its tools (public; the single-use state binds it)",
+    summary:
+      "OAuth redirect target: stores the tokens (sealed), then lists the toolset's tools, or resumes the run that waited for an end user's authorization (public; the single-use state binds it)",
     public: true,
     query: oauthCallbackQuery,
     responses: { 200: oauthCallbackSchema },

@@ -80,6 +80,7 @@ export function sameAuth(a: ToolsetAuthSettings | undefined, b: ToolsetAuthSetti
     a.tokenEndpointAuthMethod === b.tokenEndpointAuthMethod &&
     a.privateKey === b.privateKey &&
     a.signingAlgorithm === b.signingAlgorithm &&
+    (a.perUser ?? false) === (b.perUser ?? false) &&
     JSON.stringify(a.scopes ?? null) === JSON.stringify(b.scopes ?? null)
   );
 }

@@ -1,6 +1,6 @@
 import { findOutboundBlock, isMcpError, McpError, type ArgumentError, type ConnectAttempt, type HttpTransport } from '#mcp';
 import { ApiError, InvalidRequestError, type ProblemDetail } from '../common/api-errors.js';
-import { pointer } from '../common/zod-validation.js';
+import { dottedPathPointer } from '../common/zod-validation.js';
 import { scrubSecrets } from '#workflow/nest';
 
 /**
@@ -51,16 +51,6 @@ function attemptOf(attempt: ConnectAttempt | undefined): Pick<ConnectionProblem,
 /** `items[0]["a b"].name` (libs/mcp's argument paths) → `/arguments/items/0/a b/name`. */
 export function argumentPointer(path: string): string {
   return dottedPathPointer('arguments', path);
-}
-
-/** A libs/mcp dotted path under `root` as a JSON pointer: (`content`, `a.b[0]`) → `/content/a/b/0`. */
-export function dottedPathPointer(root: string, path: string): string {
-  const segments: string[] = [];
-  const token = /\.?([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/gy;
-  for (let match = token.exec(path); match; match = token.exec(path)) {
-    segments.push(match[1] ?? match[2] ?? (JSON.parse(match[3]) as string));
-  }
-  return pointer([root, ...segments]);
 }
 
 export function invalidArguments(errors: ArgumentError[], message = 'The tool arguments are invalid'): InvalidRequestError {

@@ -23,6 +23,7 @@ export function authSettingsOf(auth: ToolsetAuthBody): ToolsetAuthSettings {
     ...(method === undefined ? {} : { tokenEndpointAuthMethod: method }),
     ...(key === undefined ? {} : { privateKey: key.jwk, signingAlgorithm: key.algorithm }),
     ...(auth.scopes === undefined ? {} : { scopes: auth.scopes }),
+    ...(auth.perUser === true ? { perUser: true } : {}),
   };
 }
 

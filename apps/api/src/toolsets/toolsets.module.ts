@@ -16,10 +16,11 @@ import { UpdateToolset } from './update-toolset.js';
 import { AuthorizeToolset, ToolsetAuthStates } from './authorize-toolset.js';
 import { OAuthController } from './oauth.controller.js';
 import { ToolsetOAuthListing } from './toolset-oauth-listing.js';
+import { RunsModule } from '../runs/runs.module.js';
 
 /** REST for toolsets (SPEC §2). */
 @Module({
-  imports: [ToolsetStoreModule, WorkflowStoreModule],
+  imports: [ToolsetStoreModule, WorkflowStoreModule, RunsModule],
   controllers: [ToolsetsController, OAuthController],
   providers: [
     ToolsetListing,

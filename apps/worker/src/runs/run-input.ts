@@ -93,6 +93,7 @@ export class RunInput implements RunPauses {
         requestedSchema: request.requestedSchema,
         requestedAt: now,
         ...(resumeAt !== undefined && { resumeAt: new Date(resumeAt) }),
+        ...(request.authorization && { authorization: request.authorization }),
       },
       inputState: this.seal({ nodes }),
     };

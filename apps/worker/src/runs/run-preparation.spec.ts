@@ -12,6 +12,7 @@ import {
   type RunSessionRepository,
   type ToolsetSnapshot,
   type ToolsetSnapshots,
+  type ToolsetOAuth,
   type ToolsetTargets,
   type WorkflowRepository,
 } from '#workflow/nest';
@@ -72,6 +73,7 @@ describe('RunPreparer', () => {
       new RunSessions(runs, targets),
       createDefaultNodeRegistry(),
       createSecretBox({}),
+      {} as ToolsetOAuth,
     );
   });
   afterAll(() => server.close());

@@ -11,13 +11,16 @@ import {
   ToolCallRepository,
   ToolsetRefreshRequests,
   ToolsetSnapshots,
+  ToolsetOAuth,
   ToolsetTargets,
   WorkflowRepository,
   Metrics,
   type AppConfig,
   type RunRecord,
   type SecretBox,
+  type ToolsetConnection,
 } from '#workflow/nest';
+import { RunAuthorizations } from './run-authorizations.js';
 import { RunInput } from './run-input.js';
 import { RunSessions, type SessionRecorder } from './run-sessions.js';
 import { PooledToolInvoker, RunToolsets, type CallOutcome } from './run-tools.js';
@@ -92,6 +95,7 @@ export class RunPreparer {
     private readonly sessions: RunSessions,
     @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
+    private readonly oauth: ToolsetOAuth,
     @Optional() private readonly sharedStdio?: SharedStdioServers,
     @Optional() private readonly toolCalls?: ToolCallRepository,
     @Optional() private readonly refreshes?: ToolsetRefreshRequests,
@@ -110,11 +114,15 @@ export class RunPreparer {
       (secrets ??= taken.then((run) =>
         run?.secretInputs ? (JSON.parse(this.box.open(run.secretInputs)) as Record<string, unknown>) : {},
       ));
-    const toolsets = new RunToolsets(this.snapshots, this.targets, secretInputs);
     const input = new RunInput(
       async () => openInputState(this.box, (await taken)?.inputState),
       (state) => sealInputState(this.box, state),
     );
+    const version = this.workflows.findVersion(plan.workflowId, plan.version);
+    const definition = version.then((found) => found?.definition);
+    const connectionOf = async (toolsetId: string): Promise<ToolsetConnection | undefined> => (await toolsets.load(toolsetId))?.connection;
+    const authorizations = new RunAuthorizations(runId, taken, definition, connectionOf, this.oauth, input);
+    const toolsets: RunToolsets = new RunToolsets(this.snapshots, this.targets, secretInputs, () => authorizations.subject());
     const recorder = this.sessions.recorder(runId, toolsets);
     const onSessionOpened = async (session: PooledSession): Promise<void> => {
       // A session opened ahead of the claim is refused (the pool closes it) if the run is not ours.
@@ -141,9 +149,16 @@ export class RunPreparer {
       this.metrics?.mcpCall(call, 'run');
       void calls?.record({ ...call, source: 'run', runId: runId }).catch(notRecorded);
     };
-    const invoker = new PooledToolInvoker(pool, recorder.targets, toolsets, this.config.limits.callTimeoutMs, shared, onCall, input);
-    const version = this.workflows.findVersion(plan.workflowId, plan.version);
-    const definition = version.then((found) => found?.definition);
+    const invoker = new PooledToolInvoker(
+      pool,
+      recorder.targets,
+      toolsets,
+      this.config.limits.callTimeoutMs,
+      shared,
+      onCall,
+      input,
+      authorizations,
+    );
     const nodeSecrets: NodeSecrets = async (nodeId, targetUrl) =>
       (await taken) ? openConfigSecrets((await version)?.secrets ?? [], this.box)(nodeId, targetUrl) : {};
     return new PreparedRun(plan, definition, toolsets, pool, invoker, recorder, this.registry, input, secretInputs, nodeSecrets);

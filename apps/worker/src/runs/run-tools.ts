@@ -52,8 +52,14 @@ export interface SharedServers {
 }
 
 export interface TargetFactory {
-  /** With `secrets`, header templates are filled from them (ToolsetTargets). */
-  targetFor(spec: ConnectionSpec, secrets?: Record<string, unknown>): McpTarget;
+  /** With `secrets`, header templates are filled from them; with `subject`, a per-user OAuth toolset uses that subject's grant (ToolsetTargets). */
+  targetFor(spec: ConnectionSpec, secrets?: Record<string, unknown>, subject?: string): McpTarget;
+}
+
+/** Per-user OAuth toolsets in a run (RunAuthorizations): whose grant, and the wait for one. */
+export interface AuthorizationWaits {
+  subject(): Promise<string>;
+  waitFor(toolsetId: string, tool: string, nodeId: string): Promise<EngineError | undefined>;
 }
 
 /**
@@ -72,6 +78,8 @@ export class RunToolsets implements ToolCatalog, TargetSource {
     private readonly targets: TargetFactory,
     /** The run's secret inputs, for toolsets whose headers are templates over them. */
     private readonly secretInputs: () => Promise<Record<string, unknown>> = () => Promise.resolve({}),
+    /** The run's end-user subject, for per-user OAuth toolsets (without it, such a toolset is refused, never given another grant). */
+    private readonly subject?: () => Promise<string>,
   ) {}
 
   load(toolsetId: string): Promise<ToolsetSnapshot | undefined> {
@@ -97,10 +105,13 @@ export class RunToolsets implements ToolCatalog, TargetSource {
     const snapshot = await this.load(toolsetId);
     if (!snapshot) return undefined;
     const spec = connectionSpecOf(snapshot.connection);
+    const perUser = spec.kind !== 'stdio' && spec.auth?.perUser === true;
+    if (perUser && !this.subject) throw new Error(`toolset ${toolsetId} keeps tokens per end user, and this run has no subject`);
     // Two runs with different tokens get different headers, hence different pool keys: they never share a session.
     const target = this.targets.targetFor(
       spec,
       spec.kind !== 'stdio' && hasHeaderTemplates(spec.headers) ? await this.secretInputs() : undefined,
+      perUser ? await this.subject?.() : undefined,
     );
     this.toolsetOfTarget.set(target, toolsetId);
     return target;
@@ -148,6 +159,8 @@ export class PooledToolInvoker implements ToolInvoker {
     private readonly onCall?: (call: CallOutcome) => void,
     /** The run's answers for `pause` nodes, and where their deferred requests go. */
     private readonly input?: RunInput,
+    /** Per-user OAuth toolsets: a call whose subject has no usable grant waits for its authorization. */
+    private readonly authorizations?: AuthorizationWaits,
   ) {}
 
   async callTool(request: ToolCallRequest): Promise<ToolCallResult> {
@@ -161,7 +174,9 @@ export class PooledToolInvoker implements ToolInvoker {
     const key = poolKey(target);
     const firstCall = !this.used.has(key);
     this.used.add(key);
-    const acquired = await this.acquire(request.toolsetId, target);
+    const acquired = await this.acquire(request.toolsetId, target).catch(async (error: unknown) => {
+      throw (await this.authorizationWait(request, error)) ?? error;
+    });
     const { connection } = acquired;
     // Reused: a session an earlier call of this run used, not one merely opened ahead of it.
     const reused = acquired.reused && !firstCall;
@@ -193,6 +208,8 @@ export class PooledToolInvoker implements ToolInvoker {
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (code !== 'MCP_INPUT_INVALID') outcome(typeof code === 'string' ? code : 'MCP_ERROR');
+      const waiting = await this.authorizationWait(request, error);
+      if (waiting) throw waiting;
       if (!paused || nodeId === undefined || !isMcpError(error, McpErrorCode.INPUT_REQUIRED) || !error.pendingInput) throw error;
       // The node waits: the request goes into its log and onto the run; the call is resumed later.
       this.input?.noteDeferred(nodeId, error.pendingInput);
@@ -212,6 +229,12 @@ export class PooledToolInvoker implements ToolInvoker {
       sessionReused: reused,
       ...(elicitations.length > 0 && { elicitations }),
     };
+  }
+
+  /** The node's wait for its subject's authorization, when `error` says a per-user toolset's grant is missing or lost. */
+  private async authorizationWait(request: ToolCallRequest, error: unknown): Promise<EngineError | undefined> {
+    if (!this.authorizations || request.nodeId === undefined || !isMcpError(error, McpErrorCode.AUTH_REQUIRED)) return undefined;
+    return this.authorizations.waitFor(request.toolsetId, request.tool, request.nodeId);
   }
 
   /** Opens a toolset's session before a call needs it; a failure is left for that call to meet (the pool forgets it). */

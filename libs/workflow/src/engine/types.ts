@@ -148,9 +148,24 @@ export interface InputAnswer {
   answeredAt?: string;
 }
 
-/** A request a node pauses the run on; with `resumeAt` (epoch ms) the run resumes by itself then, answered or not. */
+/** An end user's OAuth authorization a node waits for (a per-user toolset): the URL to open, and whose grant it obtains. */
+export interface AuthorizationRequest {
+  toolsetId: string;
+  /** `input:<value>` (the run input the workflow names as its subject) or `key:<API key id>`. */
+  subject: string;
+  /** Opened in a browser: the authorization server sends it back to the callback, which resumes the run. */
+  url: string;
+  /** ISO 8601: the URL works once, until then. */
+  expiresAt: string;
+}
+
+/**
+ * A request a node pauses the run on; with `resumeAt` (epoch ms) the run resumes by itself then,
+ * answered or not. `authorization`: the node waits for an end user's OAuth authorization.
+ */
 export interface PauseRequest extends InputRequest {
   resumeAt?: number;
+  authorization?: AuthorizationRequest;
 }
 
 /** What a node's earlier pauses in this run left: the last answer given, and when its scheduled resume is. */

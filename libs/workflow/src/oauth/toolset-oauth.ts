@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   beginAuthorization,
@@ -31,18 +31,36 @@ export const AUTHORIZATION_TTL_MS = 10 * 60_000;
 export const OAUTH_CALLBACK_PATH = '/oauth/callback';
 export const CLIENT_METADATA_PATH = '/oauth/client-metadata.json';
 
-/** What `POST /toolsets/:id/authorize` started and the callback finishes (sealed in Redis). */
+/** A run waiting for an end user's authorization (per-user toolsets): the callback resumes it. */
+export interface WaitingRun {
+  runId: string;
+  nodeId: string;
+}
+
+/** Whose grant an authorization obtains, and the run that waits for it. */
+export interface AuthorizationFor {
+  /** The end-user subject (per-user toolsets); '' or absent: the toolset's own grant. */
+  subject?: string;
+  run?: WaitingRun;
+}
+
+/** What `POST /toolsets/:id/authorize` (or a waiting run) started and the callback finishes (sealed in Redis). */
 interface PendingRecord {
   toolsetId: string;
   /** The API key that asked: the callback only completes while it still exists. */
   keyId: string | null;
   serverUrl: string;
   pending: PendingAuthorization;
+  subject?: string;
+  run?: WaitingRun;
 }
 
 export interface CompletedAuthorization {
   toolsetId: string;
   keyId: string | null;
+  /** '' for the toolset's own grant. */
+  subject: string;
+  run?: WaitingRun;
 }
 
 export class AuthorizationStateError extends Error {
@@ -83,9 +101,12 @@ export class ToolsetOAuth {
     };
   }
 
-  /** The fetch of a stored OAuth toolset's connections (its grant's token added, renewed under the lock), and its preparation. */
-  credentialsFor(toolsetId: string, serverUrl: string, auth: ToolsetAuthSettings): OAuthCredentials {
-    return createOAuthCredentials({ ...this.context(serverUrl, auth), store: this.storeFor(toolsetId, serverUrl) });
+  /**
+   * The fetch of a stored OAuth toolset's connections (its grant's token added, renewed under the
+   * lock), and its preparation. `subject`: an end user's grant of a per-user toolset ('' = the toolset's own).
+   */
+  credentialsFor(toolsetId: string, serverUrl: string, auth: ToolsetAuthSettings, subject = ''): OAuthCredentials {
+    return createOAuthCredentials({ ...this.context(serverUrl, auth), store: this.storeFor(toolsetId, serverUrl, subject) });
   }
 
   /** The fetch for a grant not stored yet (listing before a client-credentials toolset is saved). */
@@ -106,16 +127,33 @@ export class ToolsetOAuth {
     return obtainClientCredentials(this.context(serverUrl, auth), previous);
   }
 
-  /** Starts an authorization for a person to complete: the URL to open. */
-  async begin(toolsetId: string, serverUrl: string, auth: ToolsetAuthSettings, keyId: string | null) {
+  /**
+   * Starts an authorization for a person to complete: the URL to open. `target.subject`: an end
+   * user's grant (the toolset's own registered client and metadata are reused for it when that
+   * subject has none yet: one client, many users); `target.run`: the run the callback resumes.
+   */
+  async begin(toolsetId: string, serverUrl: string, auth: ToolsetAuthSettings, keyId: string | null, target: AuthorizationFor = {}) {
     const state = randomBytes(24).toString('base64url');
-    const [previous, status] = await Promise.all([this.grants.previous(toolsetId), this.grants.status(toolsetId, serverUrl)]);
+    const subject = target.subject ?? '';
+    const [own, previous, status] = await Promise.all([
+      subject === '' ? undefined : this.grants.previous(toolsetId),
+      this.grants.previous(toolsetId, subject),
+      this.grants.status(toolsetId, serverUrl, subject),
+    ]);
+    const reused = previous?.client ? previous : (own ?? previous);
     const { authorizationUrl, pending } = await beginAuthorization(this.context(serverUrl, auth), {
       state,
-      ...(previous ? { previous } : {}),
+      ...(reused ? { previous: reused } : {}),
       ...(status.requiredScope ? { scope: status.requiredScope } : {}),
     });
-    const record: PendingRecord = { toolsetId, keyId, serverUrl, pending };
+    const record: PendingRecord = {
+      toolsetId,
+      keyId,
+      serverUrl,
+      pending,
+      ...(subject === '' ? {} : { subject }),
+      ...(target.run ? { run: target.run } : {}),
+    };
     await this.redis.putPending(state, this.box.seal(JSON.stringify(record)), AUTHORIZATION_TTL_MS);
     return { authorizationUrl, expiresAt: new Date(Date.now() + AUTHORIZATION_TTL_MS) };
   }
@@ -139,23 +177,30 @@ export class ToolsetOAuth {
         'since the authorization started, the toolset was deleted or moved to another server, or the API key that asked was revoked',
       );
     const grant = await completeAuthorization(this.context(toolset.url, toolset.auth), record.pending, callback);
-    await this.grants.save(record.toolsetId, grant);
-    return { toolsetId: record.toolsetId, keyId: record.keyId };
+    const subject = record.subject ?? '';
+    await this.grants.save(record.toolsetId, grant, subject);
+    return { toolsetId: record.toolsetId, keyId: record.keyId, subject, ...(record.run ? { run: record.run } : {}) };
   }
 
-  private storeFor(toolsetId: string, serverUrl: string): OAuthGrantStore {
+  /** Each subject's grant is its own: its own reads and renewals in this process, its own Redis lock. */
+  private storeFor(toolsetId: string, serverUrl: string, subject: string): OAuthGrantStore {
     return {
-      key: `${toolsetId} ${serverUrl}`,
-      load: () => this.grants.load(toolsetId, serverUrl),
-      save: (grant) => this.grants.save(toolsetId, grant),
-      exclusive: (work) => this.redis.exclusive(toolsetId, work),
-      lost: (reason, scope) => this.grants.lose(toolsetId, reason, scope),
+      key: JSON.stringify([toolsetId, subject, serverUrl]),
+      load: () => this.grants.load(toolsetId, serverUrl, subject),
+      save: (grant) => this.grants.save(toolsetId, grant, subject),
+      exclusive: (work) => this.redis.exclusive(lockName(toolsetId, subject), work),
+      lost: (reason, scope) => this.grants.lose(toolsetId, reason, scope, subject),
     };
   }
 
   private context(serverUrl: string, auth: ToolsetAuthSettings): OAuthContext {
     return { serverUrl, settings: this.settings(auth), fetch: this.outbound.fetch };
   }
+}
+
+/** The renewal lock of a grant: `<toolsetId>` for the toolset's own, `<toolsetId>:<sha256 of the subject>` for an end user's. */
+export function lockName(toolsetId: string, subject: string): string {
+  return subject === '' ? toolsetId : `${toolsetId}:${createHash('sha256').update(subject).digest('base64url')}`;
 }
 
 export function isAuthRequired(error: unknown): boolean {

@@ -2,6 +2,7 @@ import { Types } from 'mongoose';
 import type { RunError } from '../engine/run-events.js';
 import type { ExecutionRecord } from '../engine/run-store.js';
 import type { FinishedRunStatus } from '../engine/statuses.js';
+import type { AuthorizationRequest } from '../engine/types.js';
 import { fromJsonText, toJsonText } from './json-field.js';
 import { toFinalExecutions } from './node-execution.repository.js';
 import type { RunInputRequest, RunNodeCounts, RunRecord, RunSource } from './run-record.js';
@@ -56,6 +57,7 @@ function inputRequestOf(stored: NonNullable<RunDoc['inputRequest']>): RunInputRe
     requestedSchema: fromJsonText<Record<string, unknown> | boolean>(stored.requestedSchema, {}),
     requestedAt: stored.requestedAt,
     ...(stored.resumeAt && { resumeAt: stored.resumeAt }),
+    ...(stored.authorization && { authorization: fromJsonText<AuthorizationRequest>(stored.authorization, {} as AuthorizationRequest) }),
   };
 }
 

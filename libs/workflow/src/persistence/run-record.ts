@@ -1,6 +1,7 @@
 import type { RunError } from '../engine/run-events.js';
 import type { ExecutionRecord } from '../engine/run-store.js';
 import type { RunStatus } from '../engine/statuses.js';
+import type { AuthorizationRequest } from '../engine/types.js';
 
 /**
  * What started a run: the REST API (absent on older runs), a published MCP server's tool call, a
@@ -24,6 +25,8 @@ export interface RunInputRequest {
   requestedAt: Date;
   /** When the run resumes by itself, answered or not (a delayed queue job brings it back). */
   resumeAt?: Date;
+  /** The node waits for an end user's OAuth authorization (per-user toolset): the URL to open. */
+  authorization?: AuthorizationRequest;
 }
 
 /**

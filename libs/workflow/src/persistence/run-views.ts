@@ -1,5 +1,5 @@
 import type { ExecutionRecord } from '../engine/run-store.js';
-import type { NodeErrorInfo } from '../engine/types.js';
+import type { AuthorizationRequest, NodeErrorInfo } from '../engine/types.js';
 import type { NodeStatus, RunStatus } from '../engine/statuses.js';
 import type { RunError } from '../engine/run-events.js';
 import type { RunNodeCounts, RunRecord, RunSource } from './run-record.js';
@@ -47,6 +47,8 @@ export interface InputRequestView {
   requestedAt: string;
   /** When the run resumes by itself if nobody answers (an approval's timeout, a wait's end); null without one. */
   resumeAt: string | null;
+  /** The node waits for an end user's OAuth authorization (per-user toolset): the URL to open; else null. */
+  authorization: AuthorizationRequest | null;
 }
 
 /**
@@ -112,6 +114,7 @@ export function toRunView(run: RunRecord): RunView {
           requestedSchema: run.inputRequest.requestedSchema,
           requestedAt: run.inputRequest.requestedAt.toISOString(),
           resumeAt: run.inputRequest.resumeAt ? run.inputRequest.resumeAt.toISOString() : null,
+          authorization: run.inputRequest.authorization ?? null,
         }
       : null,
   };

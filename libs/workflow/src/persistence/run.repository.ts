@@ -133,7 +133,12 @@ export class RunRepository {
 
   /** running → waiting, by the worker that holds the lease (its MCP pool closed first: `after`); no worker holds it then. */
   async pause(run: RunRecord, lease: string, pause: RunPause, after?: Promise<unknown>): Promise<RunRecord | undefined> {
-    const inputRequest = { ...pause.inputRequest, requestedSchema: toJsonText(pause.inputRequest.requestedSchema) };
+    const { authorization } = pause.inputRequest;
+    const inputRequest = {
+      ...pause.inputRequest,
+      requestedSchema: toJsonText(pause.inputRequest.requestedSchema),
+      ...(authorization && { authorization: toJsonText(authorization) }),
+    };
     const update = { $set: { status: 'waiting', ...pause, inputRequest }, $unset: { lease: 1 } };
     const doc = await this.guarded.apply(new Types.ObjectId(run.id), { lease, status: 'running' }, update, { after });
     return doc && toRunRecord(doc, { inputs: run.inputs, inputRequest: pause.inputRequest });

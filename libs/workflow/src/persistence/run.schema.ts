@@ -13,6 +13,8 @@ export interface InputRequestDoc {
   requestedAt: Date;
   /** When the run resumes by itself, answered or not (a delayed queue job brings it back). */
   resumeAt?: Date;
+  /** JSON text of the end user's OAuth authorization the node waits for (AuthorizationRequest). */
+  authorization?: string;
 }
 
 /**
@@ -114,7 +116,17 @@ export const RunSchema = new Schema<RunDoc>(
     lease: { type: String },
     cancelRequestedAt: { type: Date },
     checkedAt: { type: Date, required: true },
-    inputRequest: { type: { nodeId: String, message: String, requestedSchema: String, requestedAt: Date, resumeAt: Date, _id: false } },
+    inputRequest: {
+      type: {
+        nodeId: String,
+        message: String,
+        requestedSchema: String,
+        requestedAt: Date,
+        resumeAt: Date,
+        authorization: String,
+        _id: false,
+      },
+    },
     inputState: { type: String },
     resumedAt: { type: Date },
     finalExecutions: { type: String },

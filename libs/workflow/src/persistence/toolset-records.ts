@@ -30,6 +30,8 @@ export interface ToolsetAuthSettings {
   privateKey?: string;
   signingAlgorithm?: string;
   scopes?: string[];
+  /** Tokens per end-user subject: a run uses its subject's grant (docs/oauth.md, "Per end-user tokens"). */
+  perUser?: boolean;
 }
 
 /** What answers may show of a toolset's OAuth settings (never the secret). */
@@ -42,6 +44,7 @@ export interface ToolsetAuthSummary {
   hasPrivateKey: boolean;
   signingAlgorithm?: string;
   scopes?: string[];
+  perUser?: boolean;
 }
 
 /** A toolset without its tools and without any header value. */
@@ -178,7 +181,7 @@ export function toolsetSummaryOf(doc: ToolsetDocument): ToolsetSummary {
   if (typeof doc.refreshIntervalMs === 'number') summary.refreshIntervalMs = doc.refreshIntervalMs;
   if (doc.health) summary.health = doc.health;
   if (doc.auth) {
-    const { type, flow, clientId, clientSecret, tokenEndpointAuthMethod, privateKey, signingAlgorithm, scopes } = doc.auth;
+    const { type, flow, clientId, clientSecret, tokenEndpointAuthMethod, privateKey, signingAlgorithm, scopes, perUser } = doc.auth;
     summary.auth = {
       type,
       flow,
@@ -188,6 +191,7 @@ export function toolsetSummaryOf(doc: ToolsetDocument): ToolsetSummary {
       ...(tokenEndpointAuthMethod === undefined ? {} : { tokenEndpointAuthMethod }),
       ...(signingAlgorithm === undefined ? {} : { signingAlgorithm }),
       ...(scopes === undefined ? {} : { scopes }),
+      ...(perUser === true ? { perUser } : {}),
     };
   }
   if (doc.kind === 'stdio')

@@ -186,12 +186,13 @@ export class ToolsetRepository {
   }
 
   private openAuth(auth: StoredToolsetAuth): ToolsetAuthSettings {
-    const { clientSecret, privateKey, type, flow, clientId, tokenEndpointAuthMethod, signingAlgorithm, scopes } = auth;
+    const { clientSecret, privateKey, type, flow, clientId, tokenEndpointAuthMethod, signingAlgorithm, scopes, perUser } = auth;
     return {
       type,
       flow,
       ...(clientId === undefined ? {} : { clientId }),
       ...(scopes === undefined ? {} : { scopes }),
+      ...(perUser === true ? { perUser } : {}),
       ...(clientSecret === undefined ? {} : { clientSecret: this.box.open(clientSecret) }),
       ...(tokenEndpointAuthMethod === undefined ? {} : { tokenEndpointAuthMethod }),
       ...(privateKey === undefined ? {} : { privateKey: this.box.open(privateKey) }),

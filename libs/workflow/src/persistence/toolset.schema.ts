@@ -49,6 +49,8 @@ export interface StoredToolsetAuth {
   privateKey?: string;
   signingAlgorithm?: string;
   scopes?: string[];
+  /** Tokens per end-user subject (`oauth_grants` keyed by toolset and subject); runs never use the toolset's own. */
+  perUser?: boolean;
 }
 
 export interface StoredTool {
@@ -115,6 +117,7 @@ const ToolsetAuthSchema = new Schema<StoredToolsetAuth>(
     privateKey: { type: String },
     signingAlgorithm: { type: String },
     scopes: { type: [String], default: undefined },
+    perUser: { type: Boolean },
   },
   { _id: false },
 );

@@ -9,7 +9,7 @@ import { renderHeaders, staticHeaders } from '../engine/secret-inputs.js';
 import { stdioRefusal } from '../stdio/stdio-policy.js';
 import type { ToolsetConnection } from '../persistence/toolset-records.js';
 import { ToolsetRepository } from '../persistence/toolset.repository.js';
-import { ToolsetOAuth } from '../oauth/toolset-oauth.js';
+import { lockName, ToolsetOAuth } from '../oauth/toolset-oauth.js';
 import type { ToolsetAuthSettings } from '../persistence/toolset-records.js';
 
 /** How to reach an MCP server by URL; header values in clear. */
@@ -99,15 +99,20 @@ export class ToolsetTargets {
     return connection && this.targetFor(connectionSpecOf(connection, options));
   }
 
-  /** Throws StdioRefusedError for a stdio spec the operator's policy does not allow (checked on every start, not only at create). */
-  targetFor(spec: ConnectionSpec, secrets?: Record<string, unknown>): McpTarget {
+  /**
+   * Throws StdioRefusedError for a stdio spec the operator's policy does not allow (checked on
+   * every start, not only at create). `subject`: a run's end user, whose grant a per-user OAuth
+   * toolset's connections use (without one, the toolset's own grant: listings, ad-hoc calls).
+   */
+  targetFor(spec: ConnectionSpec, secrets?: Record<string, unknown>, subject?: string): McpTarget {
     if (spec.kind === 'stdio') return this.stdioTarget(spec);
     if (spec.auth && spec.toolsetId !== undefined) {
-      const credentials = this.oauth.credentialsFor(spec.toolsetId, spec.url, spec.auth);
+      const grantOf = spec.auth.perUser === true && subject !== undefined ? subject : '';
+      const credentials = this.oauth.credentialsFor(spec.toolsetId, spec.url, spec.auth, grantOf);
       return {
         ...connectionTarget(spec, credentials.fetch, this.config.limits.callTimeoutMs, secrets),
-        // The grant is the toolset's: two toolsets on one URL never share a pooled client.
-        credentialScope: `oauth:${spec.toolsetId}`,
+        // The grant is the toolset's (or one subject's): two toolsets on one URL, or two subjects, never share a pooled client.
+        credentialScope: `oauth:${lockName(spec.toolsetId, grantOf)}`,
         prepareCredentials: credentials.prepare,
         credentialRenewalMs: credentials.renewalMs,
       };

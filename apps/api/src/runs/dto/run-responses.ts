@@ -40,6 +40,17 @@ export const runSchema = z
         requestedSchema: z.union([z.record(z.string(), z.unknown()), z.boolean()]),
         requestedAt: iso,
         resumeAt: iso.nullable().meta({ description: 'When the run resumes by itself if nobody answers (approval timeout, wait end)' }),
+        authorization: z
+          .object({
+            toolsetId: z.string(),
+            subject: z.string().meta({ description: 'input:<value> (the run input named as subject) or key:<API key id>' }),
+            url: z.string().meta({ description: 'Open it in a browser; the OAuth callback then resumes the run' }),
+            expiresAt: iso.meta({
+              description: 'The URL works once, until then; the node fails MCP_AUTH_REQUIRED if nobody authorized by then',
+            }),
+          })
+          .nullable()
+          .meta({ description: "A perUser OAuth toolset's end user must authorize: the URL to open; else null" }),
       })
       .nullable()
       .meta({ description: 'While waiting: what a tool asked for (answer with POST /runs/{id}/input), which node, since when' }),

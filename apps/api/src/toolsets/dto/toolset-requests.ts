@@ -94,6 +94,9 @@ export const toolsetAuth = z
       .max(50)
       .optional()
       .meta({ description: "Asked for when neither the server's challenge nor its metadata names scopes" }),
+    perUser: z.boolean().optional().meta({
+      description: "Tokens per end user: each run uses its subject's own (a run whose subject has none waits for its authorization)",
+    }),
   })
   .superRefine((auth, ctx) => {
     const problem = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
@@ -108,6 +111,7 @@ export const toolsetAuth = z
       if (method !== undefined && auth.clientSecret === undefined) problem('clientSecret', `${method} needs clientSecret`);
     }
     if (auth.grant === 'client_credentials') {
+      if (auth.perUser === true) problem('perUser', 'perUser needs the authorization_code grant (end users authorize themselves)');
       if (auth.clientId === undefined && method !== 'private_key_jwt') problem('clientId', 'client_credentials needs clientId');
       if (method === undefined && auth.clientSecret === undefined)
         problem('clientSecret', 'client_credentials needs clientSecret (or privateKey, to authenticate with private_key_jwt)');

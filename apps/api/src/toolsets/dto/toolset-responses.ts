@@ -50,6 +50,10 @@ export const toolsetAuthStateSchema = z
     privateKey: z.literal('***').optional(),
     signingAlgorithm: z.string().optional(),
     scopes: z.array(z.string()).optional(),
+    perUser: z
+      .boolean()
+      .optional()
+      .meta({ description: "Tokens per end user; state and expiresAt are then the toolset's own grant's (listing tools)" }),
     state: z
       .enum(['authorized', 'needs_authorization'])
       .meta({ description: 'needs_authorization: POST /toolsets/:id/authorize and open the URL (client credentials: obtained again)' }),
@@ -68,7 +72,12 @@ export const toolsetAuthorizationSchema = z.object({
 export const oauthCallbackSchema = z.object({
   toolsetId: z.string(),
   state: z.literal('authorized'),
-  toolCount: z.number().int(),
+  toolCount: z.number().int().optional().meta({ description: "The toolset's own grant: its tools, listed with it" }),
+  runId: z.string().optional().meta({ description: "An end user's grant (perUser toolset): the run that waited for it" }),
+  runResumed: z
+    .boolean()
+    .optional()
+    .meta({ description: 'true: the run is queued again; false: it no longer waited (canceled, or resumed already)' }),
 });
 
 const toolsetFields = {

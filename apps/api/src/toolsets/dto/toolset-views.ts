@@ -69,6 +69,8 @@ export interface ToolsetAuthView {
   privateKey?: typeof MASK;
   signingAlgorithm?: string;
   scopes?: string[];
+  /** Tokens per end-user subject; `state` is then the toolset's own grant's (listing its tools). */
+  perUser?: boolean;
   /** `authorized`, or `needs_authorization` (POST /toolsets/:id/authorize). */
   state: OAuthStatus['state'];
   /** When the access token expires (it is renewed before); null when unknown or not authorized. */
@@ -81,7 +83,7 @@ export interface ToolsetAuthView {
 
 export function authView(toolset: Pick<ToolsetSummary, 'auth'>, status: OAuthStatus | undefined): ToolsetAuthView | undefined {
   if (!toolset.auth) return undefined;
-  const { flow, clientId, hasClientSecret, tokenEndpointAuthMethod, hasPrivateKey, signingAlgorithm, scopes } = toolset.auth;
+  const { flow, clientId, hasClientSecret, tokenEndpointAuthMethod, hasPrivateKey, signingAlgorithm, scopes, perUser } = toolset.auth;
   const state = status ?? { state: 'needs_authorization' as const };
   return {
     type: 'oauth',
@@ -92,6 +94,7 @@ export function authView(toolset: Pick<ToolsetSummary, 'auth'>, status: OAuthSta
     ...(hasPrivateKey ? { privateKey: MASK } : {}),
     ...(signingAlgorithm === undefined ? {} : { signingAlgorithm }),
     ...(scopes === undefined ? {} : { scopes }),
+    ...(perUser === true ? { perUser } : {}),
     state: state.state,
     expiresAt: state.expiresAt?.toISOString() ?? null,
     ...(state.reason === undefined ? {} : { reason: state.reason }),
