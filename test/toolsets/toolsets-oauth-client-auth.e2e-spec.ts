@@ -4,28 +4,13 @@ import { basicTools, startFixtureServer, startOAuthFixtureServer, type FixtureSe
 import { api } from '../support/http.js';
 import { createWorkflow, startRun, startRunStack, type Problem } from '../support/runs.js';
 import type { TestStack } from '../support/stack.js';
+import { echoWorkflow } from '../support/oauth.js';
 import { rawDatabaseDump } from '../support/toolsets.js';
 
 interface Toolset {
   id: string;
   toolCount: number;
   auth?: Record<string, unknown>;
-}
-
-function echoWorkflow(toolsetId: string) {
-  return {
-    name: 'echo through private_key_jwt',
-    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-    nodes: [
-      { id: 'start', type: 'start' },
-      { id: 'echo', type: 'mcpTool', config: { toolsetId, tool: 'echo' }, inputs: { message: { ref: 'start.text' } } },
-      { id: 'end', type: 'end', inputs: { said: { ref: 'echo.result' } } },
-    ],
-    edges: [
-      { source: 'start', target: 'echo' },
-      { source: 'echo', target: 'end' },
-    ],
-  };
 }
 
 /** Every piece of a private key that would give it away: its PEM body lines and its JWK private members. */
@@ -78,7 +63,7 @@ describe('toolsets: OAuth client authentication (private_key_jwt) and removing O
     expect(created.body.toolCount).toBeGreaterThan(0);
     const id = created.body.id;
 
-    const workflowId = await createWorkflow(stack.apiUrl, echoWorkflow(id));
+    const workflowId = await createWorkflow(stack.apiUrl, echoWorkflow(id, 'echo through private_key_jwt'));
     const run = await startRun(stack.apiUrl, workflowId, { inputs: { text: 'signed' } }, '?wait=15000');
     expect(run.body).toMatchObject({ status: 'succeeded', outputs: { said: { echo: 'signed' } } });
     fixture.expireAccessTokens();

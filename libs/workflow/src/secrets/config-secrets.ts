@@ -68,38 +68,25 @@ function replaceAt(target: unknown, pointer: string, value: unknown): void {
 }
 
 /**
- * Secret declarations where the store keeps none: inside sub-graphs held in a node's config (a
- * map's body, found by shape: `{nodes: [], edges: []}`). Only a workflow's own nodes hold sealed values.
+ * Secret declarations where the store keeps none: on the nodes of sub-graphs held in a node's config
+ * (a map's body: the node type's `subgraphs`), at any depth. Only a workflow's own nodes hold sealed values.
  */
 export function nestedSecretProblems(definition: WorkflowDefinition, registry: NodeRegistry): ConfigSecretProblem[] {
-  const problems: ConfigSecretProblem[] = [];
-  const visit = (value: unknown, path: string, nested: boolean): void => {
-    if (Array.isArray(value)) {
-      value.forEach((item, index) => visit(item, `${path}/${index}`, nested));
-      return;
+  const inner = (node: NodeDefinition, path: string, nested: boolean): ConfigSecretProblem[] => {
+    const executor = typeof node?.type === 'string' ? registry.get(node.type) : undefined;
+    const own = nested ? (executor?.secretConfig?.(node) ?? []) : [];
+    const problems = own.map((secret): ConfigSecretProblem => ({
+      path: `${path}${secret.path}`,
+      code: 'INVALID_CONFIG',
+      message: 'a node inside a sub-graph cannot hold a sealed value: read a secret run input ("{{inputs.<name>}}") instead',
+    }));
+    for (const subgraph of executor?.subgraphs?.(node) ?? []) {
+      const nodes = Array.isArray(subgraph.definition?.nodes) ? subgraph.definition.nodes : [];
+      nodes.forEach((child, index) => problems.push(...inner(child, `${path}${subgraph.path}/nodes/${index}`, true)));
     }
-    if (!isRecord(value)) return;
-    if (Array.isArray(value.nodes) && Array.isArray(value.edges)) {
-      for (const [index, node] of value.nodes.entries()) {
-        const nodePath = `${path}/nodes/${index}`;
-        if (!isRecord(node)) continue;
-        const declared =
-          nested && typeof node.type === 'string' ? registry.get(node.type)?.secretConfig?.(node as unknown as NodeDefinition) : [];
-        for (const secret of declared ?? []) {
-          problems.push({
-            path: `${nodePath}${secret.path}`,
-            code: 'INVALID_CONFIG',
-            message: 'a node inside a sub-graph cannot hold a sealed value: read a secret run input ("{{inputs.<name>}}") instead',
-          });
-        }
-        visit(node.config, `${nodePath}/config`, true);
-      }
-      return;
-    }
-    for (const [key, item] of Object.entries(value)) visit(item, `${path}/${key}`, nested);
+    return problems;
   };
-  visit(definition, '', false);
-  return problems;
+  return (Array.isArray(definition.nodes) ? definition.nodes : []).flatMap((node, index) => inner(node, `/nodes/${index}`, false));
 }
 
 /**
