@@ -112,6 +112,9 @@ describe('web console: toolsets, keys and published servers', () => {
     await page.locator(`[data-toolset="${created.body.id}"]`).getByText('needs authorization').waitFor();
     await page.getByRole('link', { name: 'oauth tools' }).click();
     await page.getByTestId('oauth-state').filter({ hasText: 'needs_authorization' }).waitFor();
+    // Before its first listing the server has told no revision or name: the header leaves them out.
+    const described = await page.locator('.page-header .muted').first().textContent();
+    expect(described).toBe(`${oauth.url} · streamable-http`);
     await screenshot(page, 'toolset-oauth');
     expect(await seriousAxeViolations(page)).toEqual([]);
 

@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import type { components } from '#client';
 import { useApi } from '../api/api-context';
 import { unwrap } from '../api/api-error';
 import { ErrorBanner } from '../components/error-banner';
@@ -46,10 +47,7 @@ export function ToolsetPage({ id }: { id: string }) {
       <header className="page-header">
         <div>
           <h1 id="toolset-title">{shown.name}</h1>
-          <p className="muted">
-            {shown.url ?? shown.command} · {shown.transport} · MCP {shown.protocolVersion} · {shown.serverInfo.name}{' '}
-            {shown.serverInfo.version}
-          </p>
+          <p className="muted">{describeServer(shown)}</p>
         </div>
         <div className="actions">
           <HealthBadge health={shown.health} />
@@ -162,4 +160,12 @@ function describeChange(change: { added: string[]; removed: string[]; changed: s
     change.changed.length ? `changed ${change.changed.join(', ')}` : '',
   ].filter(Boolean);
   return parts.join('; ') || 'no difference';
+}
+
+/** "url · transport · MCP revision · server version", leaving out what the server has not told yet (an OAuth toolset before its first listing). */
+function describeServer(toolset: components['schemas']['Toolset']): string {
+  const server = `${toolset.serverInfo.name} ${toolset.serverInfo.version}`.trim();
+  const known = toolset.protocolVersion && toolset.protocolVersion !== 'unknown';
+  const revision = known ? `MCP ${toolset.protocolVersion}` : '';
+  return [toolset.url ?? toolset.command, toolset.transport, revision, server].filter(Boolean).join(' · ');
 }
