@@ -1,0 +1,145 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  ElicitationCompleteNotificationSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  McpError,
+  type ElicitRequestURLParams,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { startOAuthFixtureServer, type OAuthFixtureServer } from '#mcp/testing';
+import { api } from '../support/http.js';
+import { closeV1, connectV1, publish } from '../support/mcp-servers.js';
+import { approve, perUserToolset, perUserWorkflow } from '../support/oauth.js';
+import { createWorkflow, startRunStack, waitForRun } from '../support/runs.js';
+import type { TestStack } from '../support/stack.js';
+
+interface ToolResult {
+  isError?: boolean;
+  content: { text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+/** A 2025-11-25 client that declares URL elicitation; `answer` is what its user does with each request. */
+async function connectEliciting(url: string, answer: (params: ElicitRequestURLParams) => Promise<ElicitResult>) {
+  const client = new ClientV1({ name: 'mcpflow-e2e', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
+  const asked: ElicitRequestURLParams[] = [];
+  const completed: string[] = [];
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    const params = request.params as ElicitRequestURLParams;
+    asked.push(params);
+    return answer(params);
+  });
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
+    completed.push(notification.params.elicitationId);
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return { client, asked, completed };
+}
+
+describe('published MCP servers: per-user OAuth passed on as URL-mode elicitation (MCP 2025-11-25)', () => {
+  let stack: TestStack;
+  let fixture: OAuthFixtureServer;
+
+  beforeAll(async () => {
+    stack = await startRunStack();
+  }, 60_000);
+  afterAll(async () => stack?.close(), 60_000);
+  afterEach(async () => fixture?.close());
+
+  /** A published echo tool through a fresh per-user toolset; the tool's name and the toolset's. */
+  async function publishedPerUserTool(): Promise<{ url: string; tool: string; toolsetName: string }> {
+    fixture = await startOAuthFixtureServer();
+    const toolsetId = await perUserToolset(stack.apiUrl, fixture.url);
+    const toolset = await api<{ name: string }>(stack.apiUrl, 'GET', `/toolsets/${toolsetId}`);
+    const workflowId = await createWorkflow(stack.apiUrl, perUserWorkflow(toolsetId, true));
+    const server = await publish(stack.apiUrl, { name: 'per user', tools: [{ workflowId }] });
+    return { url: server.url, tool: server.tools[0].name, toolsetName: toolset.body.name };
+  }
+
+  it("the client's user opens the URL; the call answers the run's result with that subject's token", async () => {
+    const published = await publishedPerUserTool();
+    const callbacks: Promise<unknown>[] = [];
+    // The client opens the URL in the user's browser and answers at once; the user signs in meanwhile.
+    const { client, asked, completed } = await connectEliciting(published.url, async (params) => {
+      callbacks.push(approve(params.url).then((query) => api(stack.apiUrl, 'GET', `/oauth/callback${query}`)));
+      return { action: 'accept' };
+    });
+    try {
+      const result = (await client.callTool({ name: published.tool, arguments: { user: 'carol', text: 'via MCP' } })) as ToolResult;
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual({ said: { echo: 'via MCP' } });
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatchObject({ mode: 'url', elicitationId: expect.any(String) });
+      expect(new URL(asked[0].url).origin).toBe(fixture.origin);
+      expect(asked[0].message).toContain(`"${published.toolsetName}"`);
+      expect(completed).toEqual([asked[0].elicitationId]);
+      const [callback] = (await Promise.all(callbacks)) as { body: Record<string, unknown> }[];
+      const runId = String(result._meta?.['mcpflow/runId']);
+      expect(callback.body).toMatchObject({ state: 'authorized', runId, runResumed: true });
+      // The subject's own grant made the call: one call, not with the toolset's own (user-1) grant.
+      const seen = fixture.seenTokens();
+      expect(seen).toHaveLength(1);
+      expect(seen[0].subject).not.toBe('user-1');
+      // Nothing secret travelled in the elicitation.
+      const sent = JSON.stringify(asked);
+      for (const token of fixture.issuedTokens()) expect(sent).not.toContain(token);
+    } finally {
+      await closeV1(client);
+    }
+  }, 90_000);
+
+  it('a declined elicitation answers the call with MCP_AUTH_REQUIRED and fails the run', async () => {
+    const published = await publishedPerUserTool();
+    const { client, asked, completed } = await connectEliciting(published.url, async () => ({ action: 'decline' }));
+    try {
+      const result = (await client.callTool({ name: published.tool, arguments: { user: 'dave', text: 'no' } })) as ToolResult;
+      expect(asked).toHaveLength(1);
+      expect(result.isError).toBe(true);
+      expect(result.content[0].text).toMatch(/^MCP_AUTH_REQUIRED: .*input:dave was declined/);
+      const run = await waitForRun(stack.apiUrl, String(result._meta?.['mcpflow/runId']), 30_000);
+      expect(run.status).toBe('failed');
+      expect(completed).toEqual([]);
+      expect(fixture.seenTokens()).toEqual([]);
+    } finally {
+      await closeV1(client);
+    }
+  }, 90_000);
+
+  it('a client without URL elicitation gets -32042 with the URL; its waiting run is canceled, a retry after the authorization runs', async () => {
+    const published = await publishedPerUserTool();
+    const client = await connectV1(published.url);
+    try {
+      const call = () => client.callTool({ name: published.tool, arguments: { user: 'erin', text: 'after -32042' } });
+      const refused = await call().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(McpError);
+      expect((refused as McpError).code).toBe(ErrorCode.UrlElicitationRequired);
+      const [elicitation] = ((refused as McpError).data as { elicitations: ElicitRequestURLParams[] }).elicitations;
+      expect(elicitation).toMatchObject({
+        mode: 'url',
+        elicitationId: expect.any(String),
+        message: expect.stringContaining(published.toolsetName),
+      });
+      expect(new URL(elicitation.url).origin).toBe(fixture.origin);
+
+      const callback = await api<{ runId: string; runResumed: boolean }>(
+        stack.apiUrl,
+        'GET',
+        `/oauth/callback${await approve(elicitation.url)}`,
+      );
+      expect(callback.body).toMatchObject({ state: 'authorized', runResumed: false });
+      expect((await waitForRun(stack.apiUrl, callback.body.runId, 30_000)).status).toBe('canceled');
+      const retried = (await call()) as ToolResult;
+      expect(retried.structuredContent).toEqual({ said: { echo: 'after -32042' } });
+      expect(fixture.seenTokens()).toHaveLength(1);
+    } finally {
+      await closeV1(client);
+    }
+  }, 90_000);
+});
