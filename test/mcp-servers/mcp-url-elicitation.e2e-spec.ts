@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { startOAuthFixtureServer, type OAuthFixtureServer } from '#mcp/testing';
 import { api } from '../support/http.js';
-import { closeV1, connectV1, publish } from '../support/mcp-servers.js';
+import { closeV1, connectV1, connectV2, publish } from '../support/mcp-servers.js';
 import { approve, perUserToolset, perUserWorkflow } from '../support/oauth.js';
 import { createWorkflow, startRunStack, waitForRun } from '../support/runs.js';
 import type { TestStack } from '../support/stack.js';
@@ -142,4 +142,49 @@ describe('published MCP servers: per-user OAuth passed on as URL-mode elicitatio
       await closeV1(client);
     }
   }, 90_000);
+
+  it('2026-07-28: the input_required round carries the URL; the retry continues the same run and answers its result', async () => {
+    const published = await publishedPerUserTool();
+    const asked: { mode?: string; url?: string; message: string }[] = [];
+    const callbacks: Promise<{ body: Record<string, unknown> }>[] = [];
+    const client = await connectV2(published.url, { capabilities: { elicitation: { url: {} } } });
+    client.setRequestHandler('elicitation/create', async ({ params }) => {
+      const url = 'url' in params ? String(params.url) : '';
+      asked.push({ mode: params.mode, url, message: params.message });
+      callbacks.push(approve(url).then((query) => api(stack.apiUrl, 'GET', `/oauth/callback${query}`)));
+      return { action: 'accept' };
+    });
+    try {
+      const result = (await client.callTool({ name: published.tool, arguments: { user: 'frank', text: 'in two rounds' } })) as ToolResult;
+      expect(result.structuredContent).toEqual({ said: { echo: 'in two rounds' } });
+      expect(asked).toHaveLength(1);
+      expect(asked[0].mode).toBe('url');
+      expect(new URL(asked[0].url as string).origin).toBe(fixture.origin);
+      expect(asked[0].message).toContain(`"${published.toolsetName}"`);
+      const [callback] = await Promise.all(callbacks);
+      expect(callback.body).toMatchObject({ runId: result._meta?.['mcpflow/runId'], runResumed: true });
+      expect(fixture.seenTokens()).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
+
+  it('2026-07-28: a requestState that is not ours is refused (-32602)', async () => {
+    const published = await publishedPerUserTool();
+    const client = await connectV2(published.url, { inputRequired: { autoFulfill: false } });
+    try {
+      const refused = await client
+        .request(
+          { method: 'tools/call', params: { name: published.tool, arguments: { text: 'x' }, requestState: 'forged' } },
+          { allowInputRequired: true },
+        )
+        .then(
+          () => undefined,
+          (error: unknown) => error as { code?: number; message?: string },
+        );
+      expect(refused).toMatchObject({ code: -32602, message: expect.stringContaining('Invalid or expired requestState') });
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });
