@@ -12,6 +12,8 @@ import {
 import { startOAuthFixtureServer, type OAuthFixtureServer } from '#mcp/testing';
 import { api } from '../support/http.js';
 import { closeV1, connectV1, connectV2, publish } from '../support/mcp-servers.js';
+import { spawnApi } from '../support/api-process.js';
+import { authenticateAs, keyOf } from '../support/auth.js';
 import { approve, perUserToolset, perUserWorkflow } from '../support/oauth.js';
 import { createWorkflow, startRunStack, waitForRun } from '../support/runs.js';
 import type { TestStack } from '../support/stack.js';
@@ -24,7 +26,11 @@ interface ToolResult {
 }
 
 /** A 2025-11-25 client that declares URL elicitation; `answer` is what its user does with each request. */
-async function connectEliciting(url: string, answer: (params: ElicitRequestURLParams) => Promise<ElicitResult>) {
+async function connectEliciting(
+  url: string,
+  answer: (params: ElicitRequestURLParams) => Promise<ElicitResult>,
+  route: typeof fetch = fetch,
+) {
   const client = new ClientV1({ name: 'mcpflow-e2e', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
   const asked: ElicitRequestURLParams[] = [];
   const completed: string[] = [];
@@ -36,7 +42,7 @@ async function connectEliciting(url: string, answer: (params: ElicitRequestURLPa
   client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
     completed.push(notification.params.elicitationId);
   });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: route }));
   return { client, asked, completed };
 }
 
@@ -91,6 +97,41 @@ describe('published MCP servers: per-user OAuth passed on as URL-mode elicitatio
       await closeV1(client);
     }
   }, 90_000);
+
+  it("the client's answer may reach another API process than the call: it is passed on over Redis", async () => {
+    const second = await spawnApi(stack.config);
+    authenticateAs(second.url, keyOf(stack.apiUrl));
+    try {
+      const published = await publishedPerUserTool();
+      const answersOnSecond: string[] = [];
+      // The call goes to this process, every other request (initialize, the elicitation's answer…) to the second one.
+      const split: typeof fetch = (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : String(input));
+        const body = typeof init?.body === 'string' ? init.body : '';
+        url.host = new URL(body.includes('"tools/call"') ? stack.apiUrl : second.url).host;
+        if (body.includes('"result"')) answersOnSecond.push(body);
+        return fetch(url, init);
+      };
+      const { client, asked, completed } = await connectEliciting(
+        published.url,
+        async (params) => {
+          await api(stack.apiUrl, 'GET', `/oauth/callback${await approve(params.url)}`);
+          return { action: 'accept' };
+        },
+        split,
+      );
+      try {
+        const result = (await client.callTool({ name: published.tool, arguments: { user: 'gina', text: 'across' } })) as ToolResult;
+        expect(result.structuredContent).toEqual({ said: { echo: 'across' } });
+        expect(answersOnSecond).toHaveLength(1);
+        expect(completed).toEqual([asked[0].elicitationId]);
+      } finally {
+        await closeV1(client);
+      }
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
 
   it('a declined elicitation answers the call with MCP_AUTH_REQUIRED and fails the run', async () => {
     const published = await publishedPerUserTool();
