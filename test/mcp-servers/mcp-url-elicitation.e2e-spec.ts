@@ -184,6 +184,32 @@ describe('published MCP servers: per-user OAuth passed on as URL-mode elicitatio
     }
   }, 90_000);
 
+  it('a 2025-06-18 client (no URL elicitation in its revision) keeps the URL in the RUN_STILL_RUNNING text', async () => {
+    const published = await publishedPerUserTool();
+    const post = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      fetch(published.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', ...body }),
+      });
+    const clientInfo = { name: 'old', version: '1' };
+    const initialized = await post({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo },
+    });
+    const session = String(initialized.headers.get('mcp-session-id'));
+    await initialized.text();
+    const called = await post(
+      { id: 2, method: 'tools/call', params: { name: published.tool, arguments: { user: 'hank', text: 'old' } } },
+      { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
+    );
+    const answer = await called.text();
+    expect(answer).toContain('RUN_STILL_RUNNING: run');
+    expect(answer).toContain(`open ${fixture.origin}/`);
+    expect(answer).not.toContain('-32042');
+  }, 60_000);
+
   it('2026-07-28: the input_required round carries the URL; the retry continues the same run and answers its result', async () => {
     const published = await publishedPerUserTool();
     const asked: { mode?: string; url?: string; message: string }[] = [];
