@@ -236,6 +236,26 @@ describe('published MCP servers: per-user OAuth passed on as URL-mode elicitatio
     }
   }, 90_000);
 
+  it('2026-07-28: a declined round fails the run that waited, and the retry answers that', async () => {
+    const published = await publishedPerUserTool();
+    const client = await connectV2(published.url, { capabilities: { elicitation: { url: {} } } });
+    let asked = 0;
+    client.setRequestHandler('elicitation/create', async () => {
+      asked += 1;
+      return { action: 'decline' };
+    });
+    try {
+      const result = (await client.callTool({ name: published.tool, arguments: { user: 'ivy', text: 'no' } })) as ToolResult;
+      expect(asked).toBe(1);
+      expect(result.isError).toBe(true);
+      expect(result.content[0].text).toMatch(/^MCP_AUTH_REQUIRED: .*input:ivy was declined/);
+      expect((await waitForRun(stack.apiUrl, String(result._meta?.['mcpflow/runId']), 30_000)).status).toBe('failed');
+      expect(fixture.seenTokens()).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
+
   it('2026-07-28: a requestState that is not ours is refused (-32602)', async () => {
     const published = await publishedPerUserTool();
     const client = await connectV2(published.url, { inputRequired: { autoFulfill: false } });
