@@ -1,4 +1,5 @@
 import { expect } from '@jest/globals';
+import { api } from './http.js';
 
 /** OAuth toolsets in e2e tests (the fixture: startOAuthFixtureServer from #mcp/testing). */
 
@@ -24,4 +25,23 @@ export function echoWorkflow(toolsetId: string, name: string, properties: Record
       { source: 'echo', target: 'end' },
     ],
   };
+}
+
+/** echo through a per-user toolset; `subjectInput`: the workflow names its `user` input as the run's subject. */
+export const perUserWorkflow = (toolsetId: string, subjectInput: boolean) =>
+  echoWorkflow(toolsetId, 'echo per user', subjectInput ? { user: { type: 'string', 'x-mcpflow-subject': true } } : {});
+
+/** A per-user OAuth toolset of the fixture at `url`, whose own grant (a person's, once) listed its tools; its id. */
+export async function perUserToolset(apiUrl: string, url: string): Promise<string> {
+  const created = await api<{ id: string; auth?: { perUser?: boolean; state: string } }>(apiUrl, 'POST', '/toolsets', {
+    url,
+    auth: { type: 'oauth', perUser: true },
+  });
+  expect(created.status).toBe(201);
+  expect(created.body.auth).toMatchObject({ perUser: true, state: 'needs_authorization' });
+  const id = created.body.id;
+  const started = await api<{ authorizationUrl: string }>(apiUrl, 'POST', `/toolsets/${id}/authorize`);
+  const listed = await api<{ toolCount: number }>(apiUrl, 'GET', `/oauth/callback${await approve(started.body.authorizationUrl)}`);
+  expect(listed.body.toolCount).toBeGreaterThan(0);
+  return id;
 }

@@ -4,15 +4,9 @@ import type { LogItem, RunStreamEvent, RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
 import { allLogs, createWorkflow, readEvents, startRun, startRunStack, waitForRun } from '../support/runs.js';
 import type { TestStack } from '../support/stack.js';
-import { closeV1, connectV1, publish } from '../support/mcp-servers.js';
-import { approve, echoWorkflow } from '../support/oauth.js';
+import { approve, perUserToolset, perUserWorkflow } from '../support/oauth.js';
 import { rawDatabaseDump } from '../support/toolsets.js';
 
-interface Toolset {
-  id: string;
-  toolCount: number;
-  auth?: { perUser?: boolean; state: string };
-}
 interface Authorization {
   toolsetId: string;
   subject: string;
@@ -20,10 +14,6 @@ interface Authorization {
   expiresAt: string;
 }
 type WaitingRun = RunView & { inputRequest: { nodeId: string; authorization: Authorization | null } | null };
-
-/** echo through the toolset; `subjectInput`: the workflow names its `user` input as the run's subject. */
-const perUserWorkflow = (toolsetId: string, subjectInput: boolean) =>
-  echoWorkflow(toolsetId, 'echo per user', subjectInput ? { user: { type: 'string', 'x-mcpflow-subject': true } } : {});
 
 describe('toolsets: OAuth per end user (perUser: true)', () => {
   let stack: TestStack;
@@ -34,18 +24,6 @@ describe('toolsets: OAuth per end user (perUser: true)', () => {
   }, 60_000);
   afterAll(async () => stack?.close(), 60_000);
   afterEach(async () => fixture?.close());
-
-  /** A per-user toolset whose own grant (a person's, once) listed its tools. */
-  async function perUserToolset(): Promise<string> {
-    const created = await api<Toolset>(stack.apiUrl, 'POST', '/toolsets', { url: fixture.url, auth: { type: 'oauth', perUser: true } });
-    expect(created.status).toBe(201);
-    expect(created.body.auth).toMatchObject({ perUser: true, state: 'needs_authorization' });
-    const id = created.body.id;
-    const started = await api<{ authorizationUrl: string }>(stack.apiUrl, 'POST', `/toolsets/${id}/authorize`);
-    const listed = await api<{ toolCount: number }>(stack.apiUrl, 'GET', `/oauth/callback${await approve(started.body.authorizationUrl)}`);
-    expect(listed.body.toolCount).toBeGreaterThan(0);
-    return id;
-  }
 
   /** Starts a run that must wait for its subject's authorization; the waiting run. */
   async function waitingRun(workflowId: string, inputs: Record<string, unknown>): Promise<WaitingRun> {
@@ -61,7 +39,7 @@ describe('toolsets: OAuth per end user (perUser: true)', () => {
 
   it('a run waits for its subject, the callback resumes it, and each subject calls with its own token only', async () => {
     fixture = await startOAuthFixtureServer({ accessTokenTtlMs: 120_000 });
-    const toolsetId = await perUserToolset();
+    const toolsetId = await perUserToolset(stack.apiUrl, fixture.url);
     const workflowId = await createWorkflow(stack.apiUrl, perUserWorkflow(toolsetId, true));
     const callsOf: Record<string, SeenToken[]> = { alice: [], bob: [] };
     /** Runs of one subject at once; the calls the fixture saw meanwhile are theirs. */
@@ -147,7 +125,7 @@ describe('toolsets: OAuth per end user (perUser: true)', () => {
 
   it('without a subject input the calling key is the subject; answering the wait with decline fails the node', async () => {
     fixture = await startOAuthFixtureServer();
-    const toolsetId = await perUserToolset();
+    const toolsetId = await perUserToolset(stack.apiUrl, fixture.url);
     const workflowId = await createWorkflow(stack.apiUrl, perUserWorkflow(toolsetId, false));
     const run = await waitingRun(workflowId, { text: 'by key' });
     expect(run.status).toBe('waiting');
@@ -158,33 +136,6 @@ describe('toolsets: OAuth per end user (perUser: true)', () => {
     expect(failed.status).toBe('failed');
     expect(failed.error).toMatchObject({ code: 'MCP_AUTH_REQUIRED', nodeId: 'echo' });
     expect(fixture.seenTokens()).toEqual([]);
-  }, 60_000);
-
-  it("a published MCP server's tool call hands the URL to its client; the run resumes once authorized", async () => {
-    fixture = await startOAuthFixtureServer();
-    const toolsetId = await perUserToolset();
-    const workflowId = await createWorkflow(stack.apiUrl, perUserWorkflow(toolsetId, true));
-    const server = await publish(stack.apiUrl, { name: 'per user', tools: [{ workflowId }] });
-    const client = await connectV1(server.url);
-    try {
-      const result = (await client.callTool({ name: server.tools[0].name, arguments: { user: 'carol', text: 'via MCP' } })) as {
-        isError?: boolean;
-        content: { text?: string }[];
-        _meta?: Record<string, unknown>;
-      };
-      expect(result.isError).toBe(true);
-      const text = result.content[0].text ?? '';
-      expect(text).toContain('RUN_STILL_RUNNING: run');
-      expect(text).toContain("input:carol's OAuth authorization");
-      const url = /open (\S+) /.exec(text)?.[1] as string;
-      expect(new URL(url).origin).toBe(fixture.origin);
-      const runId = String(result._meta?.['mcpflow/runId']);
-      const callback = await api(stack.apiUrl, 'GET', `/oauth/callback${await approve(url)}`);
-      expect(callback.body).toMatchObject({ runId, runResumed: true });
-      expect(await waitForRun(stack.apiUrl, runId, 30_000)).toMatchObject({ status: 'succeeded', outputs: { said: { echo: 'via MCP' } } });
-    } finally {
-      await closeV1(client);
-    }
   }, 60_000);
 
   it('refuses perUser with client credentials, with the path', async () => {

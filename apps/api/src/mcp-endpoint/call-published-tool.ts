@@ -1,5 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
+import {
+  isInputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolResult,
+  type InputRequiredResult,
+} from '@modelcontextprotocol/server';
 import {
   APP_CONFIG,
   SECRET_BOX,
@@ -13,7 +19,10 @@ import {
 import { CancelRun } from '../runs/cancel-run.js';
 import { runInputProblems, withDefaults } from '../runs/run-inputs.js';
 import { RunAdmission } from '../runs/run-admission.js';
+import { isTerminal, RunWaiter } from '../runs/run-waiter.js';
+import type { Continuation } from './authorization-rounds.js';
 import type { McpCaller } from './mcp-callers.js';
+import { awaitedAuthorization, PassOnAuthorization, waitOrAbort, type AuthorizationPrompt } from './pass-on-authorization.js';
 import { PublishedCatalog } from './published-catalog.js';
 import { OUTSIDE_GRANT, ReferenceGrants } from '../workflows/reference-grants.js';
 
@@ -43,6 +52,10 @@ export interface ToolCallRequest {
    */
   onRunStarted?(runId: string): Promise<boolean>;
   onRunEnded?(runId: string): Promise<void>;
+  /** A 2026-07-28 retry of a call whose first round answered `input_required` (authorization-rounds.ts). */
+  continuation?: Continuation;
+  /** How a run waiting for its end user's OAuth authorization is passed on to this client (asked only then). */
+  authorizationPrompt(): Promise<AuthorizationPrompt>;
 }
 
 function toolError(text: string, runId?: string): CallToolResult {
@@ -60,7 +73,7 @@ function resultOf(run: RunView): CallToolResult {
     const error = run.error ?? { code: 'RUN_FAILED', message: 'the run failed' };
     return toolError(`${error.code}: ${error.message} (run ${run.id}${error.nodeId ? `, node ${error.nodeId}` : ''})`, run.id);
   }
-  const authorization = run.status === 'waiting' ? run.inputRequest?.authorization : undefined;
+  const authorization = awaitedAuthorization(run);
   if (authorization) {
     // A per-user OAuth toolset waits for its end user: the URL is theirs to open, so the caller gets it.
     return toolError(
@@ -88,9 +101,12 @@ export class CallPublishedTool {
     private readonly admission: RunAdmission,
     private readonly canceler: CancelRun,
     private readonly grants: ReferenceGrants,
+    private readonly authorizations: PassOnAuthorization,
+    private readonly waiter: RunWaiter,
   ) {}
 
-  async execute(call: ToolCallRequest): Promise<CallToolResult> {
+  async execute(call: ToolCallRequest): Promise<CallToolResult | InputRequiredResult> {
+    if (call.continuation) return this.continueRun(call, call.continuation);
     const published = await this.catalog.tool(call.server, call.name, call.caller.workflows);
     if (!published) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${call.name}`);
     // The rule of POST /workflows/:id/runs: a workflow-limited key does not run what it could not have chosen.
@@ -126,27 +142,47 @@ export class CallPublishedTool {
     );
     try {
       if (await call.onRunStarted?.(run.id)) this.cancel(run.id, 'MCP client canceled the call before its run was recorded: canceling it');
-      const finished = await this.waitOrAbort(() => watch.until(this.config.limits.runDeadlineMs + DEADLINE_MARGIN_MS, run), call.signal);
-      if (finished === 'aborted') return this.abandon(run.id, call);
+      const deadline = Date.now() + this.config.limits.runDeadlineMs + DEADLINE_MARGIN_MS;
+      let settled = await waitOrAbort(() => watch.until(deadline - Date.now(), run), call.signal);
+      const authorization = settled && settled !== 'aborted' ? awaitedAuthorization(settled) : undefined;
+      if (settled && settled !== 'aborted' && authorization) {
+        const waiting = {
+          prompt: await call.authorizationPrompt(),
+          toolName: call.name,
+          keyId: call.caller.keyId,
+          signal: call.signal,
+          deadline,
+        };
+        const passedOn = await this.authorizations.execute(settled, authorization, waiting, watch);
+        if (isInputRequiredResult(passedOn)) return passedOn;
+        settled = passedOn;
+      }
+      if (settled === 'aborted') return this.abandon(run.id, call);
       await progress.flushed();
-      return resultOf(finished ?? run);
+      return resultOf(settled ?? run);
     } finally {
       watch.close();
       await call.onRunEnded?.(run.id);
     }
   }
 
-  private async waitOrAbort(wait: () => Promise<RunView | undefined>, signal: AbortSignal): Promise<RunView | undefined | 'aborted'> {
-    if (signal.aborted) return 'aborted';
-    let onAbort: () => void = () => undefined;
-    const aborted = new Promise<'aborted'>((resolve) => {
-      onAbort = () => resolve('aborted');
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+  /**
+   * A 2026-07-28 retry after an `input_required` round: the run that round started goes on (its
+   * wait answered `decline` when the user declined), and the call answers once it finished.
+   */
+  private async continueRun(call: ToolCallRequest, continuation: Continuation): Promise<CallToolResult> {
+    const { runId, outcome } = continuation;
+    const progress = new ProgressReporter(call, 0);
+    const watch = await this.waiter.watch(runId, (event) => progress.onEvent(event));
     try {
-      return await Promise.race([wait(), aborted]);
+      if (outcome === 'decline' || outcome === 'cancel') await this.authorizations.decline(runId, call.caller.keyId);
+      const limit = this.config.limits.runDeadlineMs + DEADLINE_MARGIN_MS;
+      const settled = await waitOrAbort(() => watch.until(limit, undefined, isTerminal), call.signal);
+      if (settled === 'aborted') return this.abandon(runId, call);
+      await progress.flushed();
+      return settled ? resultOf(settled) : toolError(`RUN_NOT_FOUND: run ${runId} is gone`, runId);
     } finally {
-      signal.removeEventListener('abort', onAbort);
+      watch.close();
     }
   }
 

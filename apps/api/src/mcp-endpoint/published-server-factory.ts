@@ -1,21 +1,30 @@
 import { Injectable } from '@nestjs/common';
-import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server, type JSONRPCMessage, type ServerContext } from '@modelcontextprotocol/server';
 import { McpServerRepository, type McpServerRecord } from '#workflow/nest';
+import { AuthorizationRounds, type RoundBinding } from './authorization-rounds.js';
 import { CallPublishedTool } from './call-published-tool.js';
 import { CallRegistry } from './call-registry.js';
 import { isClientTimeout } from './cancel-reason.js';
+import { ClientElicitations } from './client-elicitations.js';
 import type { McpCaller } from './mcp-callers.js';
+import type { AuthorizationPrompt } from './pass-on-authorization.js';
 import { PublishedCatalog } from './published-catalog.js';
 
 /** Tools per `tools/list` page; the cursor is the offset of the next page. */
 export const TOOLS_PAGE_SIZE = 100;
+
+/** The first revision with URL-mode elicitation and its -32042 error. */
+const URL_ELICITATION_SINCE = '2025-11-25';
 
 /** What one request (or one legacy SSE session) is served for. */
 export interface McpRequestScope {
   server: McpServerRecord;
   caller: McpCaller;
   /** How this client is served; it decides what an abort of a call means. */
-  serving: { kind: 'modern' } | { kind: 'stateless-legacy'; sessionId?: string } | { kind: 'sse-session'; closed(): boolean };
+  serving:
+    | { kind: 'modern' }
+    | { kind: 'stateless-legacy'; sessionId?: string; protocolVersion?: string }
+    | { kind: 'sse-session'; closed(): boolean };
 }
 
 function parseCursor(cursor: string | undefined): number {
@@ -36,6 +45,8 @@ export class PublishedServerFactory {
     private readonly calls: CallPublishedTool,
     private readonly registry: CallRegistry,
     private readonly servers: McpServerRepository,
+    private readonly elicitations: ClientElicitations,
+    private readonly rounds: AuthorizationRounds,
   ) {}
 
   /**
@@ -69,6 +80,8 @@ export class PublishedServerFactory {
     mcp.setRequestHandler('tools/call', async (request, ctx) => {
       const sessionId = serving.kind === 'stateless-legacy' ? serving.sessionId : undefined;
       const requestId = ctx.mcpReq.id;
+      const binding = { keyId, serverId: server.id, tool: request.params.name };
+      const continuation = serving.kind === 'modern' ? this.rounds.continuation(ctx, binding) : undefined;
       return this.calls.execute({
         server: await this.current(scope),
         caller,
@@ -87,8 +100,44 @@ export class PublishedServerFactory {
           onRunStarted: (runId: string) => this.registry.record(keyId, sessionId, requestId, runId),
           onRunEnded: () => this.registry.forget(keyId, sessionId, requestId),
         }),
+        ...(continuation && { continuation }),
+        authorizationPrompt: () => this.authorizationPrompt(scope, mcp, ctx, binding),
       });
     });
     return mcp;
+  }
+
+  /**
+   * A 2025 Streamable HTTP client that declared URL elicitation gets `elicitation/create` on the
+   * call's own answer stream. Sent through the transport, not the SDK's `elicitInput`: a stateless
+   * instance never saw the client's `initialize`, so the SDK's capability checks would refuse; the
+   * capability was recorded at `initialize` (ClientElicitations), and the answer comes back from there.
+   */
+  private async authorizationPrompt(
+    scope: McpRequestScope,
+    mcp: Server,
+    ctx: ServerContext,
+    binding: RoundBinding,
+  ): Promise<AuthorizationPrompt> {
+    const { serving, caller } = scope;
+    const requestId = ctx.mcpReq.id;
+    if (serving.kind === 'modern') {
+      if (!this.rounds.clientAcceptsUrl(ctx)) return { kind: 'text' };
+      return { kind: 'input-required', requestState: (runId, expiresAt) => this.rounds.mint(binding, runId, expiresAt) };
+    }
+    if (serving.kind !== 'stateless-legacy') return { kind: 'text' };
+    const { sessionId } = serving;
+    if (sessionId && (await this.elicitations.acceptsUrl(caller.keyId, sessionId))) {
+      const send = async (message: JSONRPCMessage) => {
+        if (!mcp.transport) throw new Error('the call has no transport any more');
+        await mcp.transport.send(message, { relatedRequestId: requestId });
+      };
+      return {
+        kind: 'elicitation',
+        ask: (params, signal, timeoutMs) => this.elicitations.ask(caller.keyId, sessionId, params, send, signal, timeoutMs),
+        complete: (elicitationId) => send({ jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId } }),
+      };
+    }
+    return (serving.protocolVersion ?? '') >= URL_ELICITATION_SINCE ? { kind: 'elicitation-error' } : { kind: 'text' };
   }
 }

@@ -7,6 +7,7 @@ import { ToolListChanges } from '../mcp-servers/tool-list-changes.js';
 import { CancelRun } from '../runs/cancel-run.js';
 import { CallRegistry } from './call-registry.js';
 import { isClientTimeout } from './cancel-reason.js';
+import { ClientElicitations, isJsonRpcResponse } from './client-elicitations.js';
 import type { McpCaller } from './mcp-callers.js';
 import { PublishedServerFactory } from './published-server-factory.js';
 import { ServerToolsBus } from './server-tools-bus.js';
@@ -14,6 +15,7 @@ import { openEventStream, type EventStream } from './sse-stream.js';
 import { sendWebResponse, toWebRequest, untilClientGone } from './web-exchange.js';
 
 const SESSION_HEADER = 'mcp-session-id';
+const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
 const LIST_CHANGED = { jsonrpc: '2.0', method: 'notifications/tools/list_changed' } as const;
 
 /** The request's server and caller travel to the per-request factory in the SDK's pass-through `authInfo`. */
@@ -21,9 +23,10 @@ interface RequestScope {
   server: McpServerRecord;
   caller: McpCaller;
   sessionId?: string;
+  protocolVersion?: string;
 }
 
-function jsonRpcMessage(body: unknown): { method?: unknown; params?: { requestId?: unknown; reason?: unknown } } {
+function jsonRpcMessage(body: unknown): { method?: unknown; params?: { requestId?: unknown; reason?: unknown; capabilities?: unknown } } {
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
 }
 
@@ -51,6 +54,7 @@ export class StreamableHttpEndpoint implements BeforeApplicationShutdown {
     private readonly changes: ToolListChanges,
     private readonly registry: CallRegistry,
     private readonly canceler: CancelRun,
+    private readonly elicitations: ClientElicitations,
   ) {
     this.changes.onDeleted((serverId) => this.forget(serverId));
   }
@@ -68,18 +72,27 @@ export class StreamableHttpEndpoint implements BeforeApplicationShutdown {
           .json({ jsonrpc: '2.0', error: { code: -32000, message: 'DELETE ends a session: send its Mcp-Session-Id' }, id: null });
       return;
     }
+    // A client's answer to our elicitation/create goes to the call that asked, on whichever process it waits.
+    if (sessionId && isJsonRpcResponse(req.body)) {
+      await this.elicitations.deliver(caller.keyId, sessionId, req.body);
+      res.status(202).end();
+      return;
+    }
     const message = jsonRpcMessage(req.body);
     if (message.method === 'notifications/cancelled' && sessionId) await this.cancelCall(caller, sessionId, message.params);
 
     const signal = untilClientGone(res);
-    const scope: RequestScope = { server, caller, sessionId };
+    const versionHeader = req.headers[PROTOCOL_VERSION_HEADER];
+    const protocolVersion = typeof versionHeader === 'string' ? versionHeader : undefined;
+    const scope: RequestScope = { server, caller, sessionId, protocolVersion };
     const authInfo: AuthInfo = { token: '', clientId: caller.keyId, scopes: [], extra: { scope } };
     const response = await this.handlerOf(server.id).fetch(toWebRequest(req, signal, [SESSION_HEADER]), {
       authInfo,
       ...(req.body !== undefined && { parsedBody: req.body }),
     });
-    const opensSession = message.method === 'initialize' && response.ok;
-    await sendWebResponse(res, response, signal, opensSession ? { [SESSION_HEADER]: randomUUID() } : {});
+    const newSessionId = message.method === 'initialize' && response.ok ? randomUUID() : undefined;
+    if (newSessionId) await this.elicitations.recordInitialize(caller.keyId, newSessionId, message.params?.capabilities);
+    await sendWebResponse(res, response, signal, newSessionId ? { [SESSION_HEADER]: newSessionId } : {});
   }
 
   /** Before the HTTP server closes (it waits for open connections): end every stream this process holds. */
@@ -101,8 +114,9 @@ export class StreamableHttpEndpoint implements BeforeApplicationShutdown {
     if (!handler) {
       handler = createMcpHandler(
         ({ era, authInfo }) => {
-          const { server, caller, sessionId } = authInfo?.extra?.scope as RequestScope;
-          const serving = era === 'modern' ? ({ kind: 'modern' } as const) : ({ kind: 'stateless-legacy', sessionId } as const);
+          const { server, caller, sessionId, protocolVersion } = authInfo?.extra?.scope as RequestScope;
+          const serving =
+            era === 'modern' ? ({ kind: 'modern' } as const) : ({ kind: 'stateless-legacy', sessionId, protocolVersion } as const);
           return this.factory.build({ server, caller, serving });
         },
         {

@@ -7,8 +7,11 @@ import { RunEventsHub } from './run-events-hub.js';
 const POLL_MS = 1000;
 
 export interface RunWatch {
-  /** The run once terminal, or as it is when `timeoutMs` runs out; `known` spares the first read. */
-  until(timeoutMs: number, known?: RunView): Promise<RunView | undefined>;
+  /**
+   * The run once `done` (by default: settled, i.e. finished or waiting), or as it is when `timeoutMs`
+   * runs out; `known` spares the first read.
+   */
+  until(timeoutMs: number, known?: RunView, done?: (run: RunView) => boolean): Promise<RunView | undefined>;
   close(): void;
 }
 
@@ -34,34 +37,36 @@ export class RunWaiter {
 
   /** Starts listening now (before the run is enqueued, so its end cannot be missed); `onEvent` sees every live event. */
   async watch(runId: string, onEvent?: (event: RunStreamEvent) => void): Promise<RunWatch> {
-    let finished: RunView | undefined;
+    /** The run as the last `run.finished` or `run.waiting` event carried it. */
+    let announced: RunView | undefined;
     let wake: () => void = () => undefined;
     const unsubscribe = await this.hub.subscribe(runId, (event) => {
       onEvent?.(event);
       if (event.type !== 'run.finished' && event.type !== 'run.waiting') return;
-      finished = event.run;
+      announced = event.run;
       wake();
     });
     const read = async () => {
       const doc = await this.runs.findById(runId);
       return doc && toRunView(doc);
     };
-    const until = async (timeoutMs: number, known?: RunView): Promise<RunView | undefined> => {
+    const until = async (timeoutMs: number, known?: RunView, done: (run: RunView) => boolean = isSettled) => {
       const deadline = Date.now() + timeoutMs;
       let latest = known ?? (await read());
       for (;;) {
-        if (finished) return finished;
+        if (announced && done(announced)) return announced;
         const remaining = deadline - Date.now();
-        if (!latest || isSettled(latest) || remaining <= 0) return latest;
+        if (!latest || done(latest) || remaining <= 0) return latest;
+        const before = announced;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, Math.min(POLL_MS, remaining));
           wake = () => {
             clearTimeout(timer);
             resolve();
           };
-          if (finished) wake();
+          if (announced !== before) wake();
         });
-        if (!finished) latest = await read();
+        if (!announced || !done(announced)) latest = await read();
       }
     };
     return { until, close: unsubscribe };

@@ -34,6 +34,6 @@ import { StreamRunEvents } from './stream-run-events.js';
     AnswerRunInput,
     ResumeAuthorizedRun,
   ],
-  exports: [RunAdmission, CancelRun, ReferenceGrants, ResumeAuthorizedRun],
+  exports: [RunAdmission, CancelRun, ReferenceGrants, ResumeAuthorizedRun, AnswerRunInput, RunWaiter],
 })
 export class RunsModule {}
