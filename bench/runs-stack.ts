@@ -51,11 +51,15 @@ async function databaseName(mongoUrl: string): Promise<string> {
 
 const portOf = (url: string | undefined) => (url ? Number(new URL(url).port) || undefined : undefined);
 
-/** `workerEnv`: settings of the worker process beyond the stack's configuration (e.g. retention off). */
-export async function startBenchStack(workerConcurrency: number, workerEnv: Record<string, string> = {}): Promise<BenchStack> {
+/** `workerEnv`, `apiEnv`: settings of the worker and API processes beyond the stack's configuration (e.g. retention off, tracing on). */
+export async function startBenchStack(
+  workerConcurrency: number,
+  workerEnv: Record<string, string> = {},
+  apiEnv: Record<string, string> = {},
+): Promise<BenchStack> {
   const { config, services: started } = await benchConfig({ WORKER_CONCURRENCY: String(workerConcurrency) });
   // The product's default log level: a deployment's per-request logging is part of a run's cost.
-  const api = await spawnApi(config, { ADMIN_API_KEY: config.auth.adminApiKey as string, LOG_LEVEL: 'info' });
+  const api = await spawnApi(config, { ADMIN_API_KEY: config.auth.adminApiKey as string, LOG_LEVEL: 'info', ...apiEnv });
   // Requests to this API carry the seeded admin key, as a client's would.
   authenticateAs(api.url, config.auth.adminApiKey as string);
   const fixture = await startFixtureServer();

@@ -11,6 +11,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { measureDurableFloor } from './durable-floor.js';
+import { compareGenerations, type GenerationFigures } from './generations-phase.js';
 import { cpuPerRun, sampleCpu, tickMs, type MeteredProcess } from './process-cpu.js';
 import { createEchoWorkflow, percentile, round, timeRun } from './run-client.js';
 import { throughput } from './runs-floor.js';
@@ -24,6 +25,9 @@ const LATENCY_RUNS = Number(process.env.SCALE_LATENCY_RUNS ?? 60);
 const THROUGHPUT_RUNS = Number(process.env.SCALE_THROUGHPUT_RUNS ?? 200);
 const FLOOR_SAMPLES = 60;
 const IN_FLIGHT = 20;
+/** SCALE_GENERATIONS=0 leaves out the stateless server's run beside the session server's. */
+const GENERATIONS = process.env.SCALE_GENERATIONS !== '0';
+const IDLE_SECONDS = 5;
 const RESULTS_FILE = 'bench/results/scale.json';
 const TIME_LIMIT_MS = 12 * 60_000;
 /** Retention would prune the history while it is measured: off for the workers of this benchmark. */
@@ -53,6 +57,8 @@ async function main() {
   const phases: Phase[] = [];
   const floors: Floor[] = [];
   let index = 0;
+  let idleCpuMsPerSecond: Record<string, number> = {};
+  let generations: { session: GenerationFigures; stateless: GenerationFigures } | undefined;
   const msPerTick = tickMs();
   let extraWorkers: number[] = [];
   const processes: MeteredProcess[] = stack.processes(() => [stack.worker.pid, ...extraWorkers]);
@@ -110,11 +116,37 @@ async function main() {
     };
 
     await floor(0);
+    // What the stack burns with nothing to do (BullMQ's polling, sweeps, PostgreSQL's own workers), to tell apart from a run's cost.
+    idleCpuMsPerSecond = await metered(IDLE_SECONDS, () => new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000)));
+    console.log(JSON.stringify({ idleCpuMsPerSecond }));
     await measure(0, 1);
+    if (GENERATIONS) {
+      generations = await compareGenerations({
+        apiUrl: stack.apiUrl,
+        sessionUrl: stack.fixture.url,
+        sessionWorkflowId: workflowId,
+        processes,
+        msPerTick,
+        latencyRuns: LATENCY_RUNS,
+        throughputRuns: THROUGHPUT_RUNS,
+        inFlight: IN_FLIGHT,
+      });
+      console.log(JSON.stringify({ generations }));
+    }
     await withSecondWorker(0);
     if (HISTORY === 0) {
       load.push(loadavg()[0], loadavg()[0]);
-      return { stack, phases, floors, historySeconds: 0, settleSeconds: 0, load, sessionsLeaked: stack.fixture.sessions() };
+      return {
+        stack,
+        phases,
+        floors,
+        generations,
+        idleCpuMsPerSecond,
+        historySeconds: 0,
+        settleSeconds: 0,
+        load,
+        sessionsLeaked: stack.fixture.sessions(),
+      };
     }
     // The history: finished runs with three node records each, through RunRepository and NodeExecutionRepository.
     const began = performance.now();
@@ -128,7 +160,17 @@ async function main() {
     await measure(HISTORY, 1);
     await withSecondWorker(HISTORY);
     load.push(loadavg()[0]);
-    return { stack, phases, floors, historySeconds, settleSeconds, load, sessionsLeaked: stack.fixture.sessions() };
+    return {
+      stack,
+      phases,
+      floors,
+      generations,
+      idleCpuMsPerSecond,
+      historySeconds,
+      settleSeconds,
+      load,
+      sessionsLeaked: stack.fixture.sessions(),
+    };
   } finally {
     await store.close();
     await stack.close();
@@ -141,7 +183,7 @@ const watchdog = setTimeout(() => {
 }, TIME_LIMIT_MS);
 watchdog.unref();
 
-const { stack, phases, floors, historySeconds, settleSeconds, load, sessionsLeaked } = await main();
+const { stack, phases, floors, generations, idleCpuMsPerSecond, historySeconds, settleSeconds, load, sessionsLeaked } = await main();
 const phase = (stored: number, workers: number) => phases.find((entry) => entry.stored === stored && entry.workers === workers) as Phase;
 const floorAt = (stored: number) => floors.find((entry) => entry.stored === stored) as Floor;
 const rows = phases.map((entry) => {
@@ -173,6 +215,7 @@ const result = {
   goals: { p50_vs_floor: '≤ 1.3', p50_at_history_vs_empty: '≤ 1.3', throughput_vs_floor: '≥ 0.8', cpuMsPerRunTotal: '≤ 18' },
   cpu: {
     what: 'CPU ms per run from /proc utime+stime of each process of the stack (PostgreSQL: the postmaster, its live backends and the reaped ones), over the sequential runs and over the runs in flight; the client and the MCP server (this process) left out',
+    idleMsPerSecond: idleCpuMsPerSecond,
     byPhase: phases.map(({ stored, workers, cpuMsPerRun }) => ({ stored, workers, ...cpuMsPerRun })),
   },
   floor: {
@@ -180,6 +223,10 @@ const result = {
     atSizes: floors,
   },
   rows,
+  generations: generations && {
+    what: 'the same workflow on a 2026-07-28 stateless fixture server beside the session fixture server, empty store, 1 worker, taking turns in blocks; HTTP requests per run counted by a relay on extra runs',
+    ...generations,
+  },
   sessionsLeaked,
 };
 mkdirSync('bench/results', { recursive: true });
@@ -195,6 +242,22 @@ console.table(
     { stored, workers, runs: `${THROUGHPUT_RUNS}, ${IN_FLIGHT} in flight`, ...cpuMsPerRun.inFlight },
   ]),
 );
+console.log(`idle, no runs (ms of CPU per second, part of the figures above): ${JSON.stringify(idleCpuMsPerSecond)}`);
+if (generations) {
+  console.log('The same run on a session server and on a stateless (2026-07-28) one, in turns (empty store, 1 worker):');
+  console.table(
+    Object.entries(generations).map(([server, { p50Ms, p95Ms, runsPerSecond, cpuMsPerRun }]) => ({
+      server,
+      p50Ms,
+      p95Ms,
+      runsPerSecond,
+      cpuMsPerRunSequential: cpuMsPerRun.sequential.total,
+      cpuMsPerRunInFlight: cpuMsPerRun.inFlight.total,
+    })),
+  );
+  console.log('HTTP requests the MCP server received per run:');
+  console.table(Object.fromEntries(Object.entries(generations).map(([server, figures]) => [server, figures.httpRequestsPerRun])));
+}
 console.log(
   `goals: p50_vs_floor ≤ 1.3 · p50_vs_empty ≤ 1.3 (at ${HISTORY} stored) · throughput_vs_floor ≥ 0.8 · CPU total ≤ 18 ms per run; written to ${RESULTS_FILE}`,
 );
