@@ -1,12 +1,15 @@
 /**
- * Scale benchmark (`npm run bench:scale`, issue 14), all in one run on loopback: run latency
+ * Scale benchmark (`npm run bench:scale`, issues 14 and 28), all in one run on loopback: run latency
  * p50/p95 (POST …/runs?wait, `start → mcpTool(echo) → end`, one at a time) and throughput (20 runs
  * in flight) with one worker process and with two, on an empty store and with 10,000 finished
  * runs made through the product's own repositories (then settled: what autovacuum does meanwhile in
  * an installation whose history grew over weeks); and the durable floor at each size (a BullMQ
  * job: fresh MCP session, the call, DELETE, a run insert and its finish on the same store).
- * Goals, printed as ratios: p50 ≤ 2× the floor's; p50 at 10,000 ≤ 1.3× p50 at 0; throughput ≥
- * 0.5× the floor's. Writes bench/results/scale.json. Timings are never asserted anywhere.
+ * Around each phase, the CPU ms per run of each process of the stack (API, worker(s), FerretDB,
+ * PostgreSQL with its backends, Redis: bench/process-cpu.ts); on the empty store, the same run on a
+ * stateless (2026-07-28) server beside the session server (bench/generations-phase.ts).
+ * Goals, printed: p50 ≤ 1.3× the floor's; p50 at 10,000 ≤ 1.3× p50 at 0; throughput ≥ 0.8× the
+ * floor's; CPU ≤ 18 ms per run. Writes bench/results/scale.json. Timings are never asserted anywhere.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
