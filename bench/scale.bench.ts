@@ -30,7 +30,7 @@ const FLOOR_SAMPLES = 60;
 const IN_FLIGHT = 20;
 /** SCALE_GENERATIONS=0 leaves out the stateless server's run beside the session server's. */
 const GENERATIONS = process.env.SCALE_GENERATIONS !== '0';
-const IDLE_SECONDS = 5;
+const IDLE_SECONDS = 10;
 const RESULTS_FILE = 'bench/results/scale.json';
 const TIME_LIMIT_MS = 12 * 60_000;
 /** Retention would prune the history while it is measured: off for the workers of this benchmark. */
