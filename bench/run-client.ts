@@ -7,8 +7,8 @@ export const percentile = (times: number[], p: number) => {
   return round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]);
 };
 
-/** Registers the fixture server and a `start → mcpTool(echo) → end` workflow on it; the workflow's id. */
-export async function createEchoWorkflow(apiUrl: string, mcpUrl: string): Promise<string> {
+/** Registers the MCP server at `mcpUrl` (a toolset named `name`) and a `start → mcpTool(echo) → end` workflow on it; the workflow's id. */
+export async function createEchoWorkflow(apiUrl: string, mcpUrl: string, name = 'fixture'): Promise<string> {
   const post = async (path: string, body: unknown) => {
     const res = await fetch(apiUrl + path, {
       method: 'POST',
@@ -19,9 +19,9 @@ export async function createEchoWorkflow(apiUrl: string, mcpUrl: string): Promis
     if (res.status !== 201) throw new Error(`POST ${path} → ${res.status} ${JSON.stringify(json)}`);
     return json.id;
   };
-  const toolsetId = await post('/toolsets', { name: 'fixture', url: mcpUrl });
+  const toolsetId = await post('/toolsets', { name, url: mcpUrl });
   return post('/workflows', {
-    name: 'echo',
+    name: `echo on ${name}`,
     inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
     nodes: [
       { id: 'start', type: 'start' },
@@ -36,11 +36,11 @@ export async function createEchoWorkflow(apiUrl: string, mcpUrl: string): Promis
 }
 
 /** POST a run and wait for its end in the same request; ms from POST to the terminal answer. */
-export async function timeRun(apiUrl: string, workflowId: string, index: number): Promise<number> {
+export async function timeRun(apiUrl: string, workflowId: string, index: number, headers: Record<string, string> = {}): Promise<number> {
   const began = performance.now();
   const res = await fetch(`${apiUrl}/workflows/${workflowId}/runs?wait=60000`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ inputs: { message: `run ${index}` } }),
   });
   const run = (await res.json()) as { status: string; outputs: { echoed?: string } };

@@ -8,6 +8,7 @@ import { DIST_ROOT, ensureWorkerBuilt, envOf } from './worker-process.js';
 /** A second API as a real process (`node dist/apps/api/src/main.js`) over the same database and Redis. */
 export interface ApiProcess {
   url: string;
+  pid: number;
   output(): string;
   stop(): Promise<void>;
 }
@@ -48,6 +49,7 @@ export async function spawnApi(config: AppConfig, overrides: Record<string, stri
   }
   return {
     url,
+    pid: child.pid as number,
     output: () => output,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
