@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { INestApplicationContext } from '@nestjs/common';
+import mongoose from 'mongoose';
 import { startFixtureServer, type FixtureServer, type FixtureTool } from '#mcp/testing';
 import type { AppConfig, RunView } from '#workflow/nest';
 import { api } from '../support/http.js';
@@ -56,7 +57,7 @@ function mapCalling(toolsetId: string, childId: string) {
               { id: 'start', type: 'start' },
               { id: 'gate', type: 'mcpTool', config: { toolsetId, tool: 'gate' }, inputs: { n: { ref: 'start.item' } } },
               { id: 'call', type: 'workflow', config: { workflowId: childId } },
-              { id: 'end', type: 'end', inputs: { child: { ref: 'call' } } },
+              { id: 'end', type: 'end' },
             ],
             edges: [
               { source: 'start', target: 'gate' },
@@ -182,6 +183,39 @@ describe('a run that fails takes its active sub-workflow runs with it', () => {
     expect((await waitForRun(apiUrl, started.body.id, 30_000)).status).toBe('succeeded');
     const children = await childrenOf(apiUrl, started.body.id);
     expect(children.map((run) => run.status)).toEqual(['succeeded', 'succeeded']);
-    for (const run of children) expect(run.error).toBeUndefined();
+    for (const run of children) expect(run.error ?? undefined).toBeUndefined();
+  }, 90_000);
+
+  it('a worker gone between a parent’s failed write and its cascade: the sweep cancels the child', async () => {
+    const { toolsetId } = await serve();
+    const child = await createWorkflow(apiUrl, childWith({ type: 'approval', config: { message: 'go?' } }));
+    const parent = await createWorkflow(apiUrl, mapCalling(toolsetId, child));
+    const started = await startRun(apiUrl, parent, { inputs: { items: [0, 1] } });
+    await pollUntil(
+      async () => (await childrenOf(apiUrl, started.body.id)).some((run) => run.status === 'waiting'),
+      30_000,
+      'item 0’s child waiting on its approval',
+    );
+    // The worker stops (the parent stays running, item 1 in its gate); the parent's terminal write
+    // lands without the cascade after it, as when a worker dies between the two.
+    await worker.close();
+    const db = await mongoose.createConnection(config.mongoUrl, { serverSelectionTimeoutMS: 3000 }).asPromise();
+    try {
+      const error = { code: 'RUN_WORKER_FAILED', message: 'written by the test' };
+      await db
+        .collection('runs')
+        .updateOne(
+          { _id: new mongoose.Types.ObjectId(started.body.id) },
+          { $set: { status: 'failed', finishedAt: new Date(), error }, $unset: { lease: 1 } },
+        );
+    } finally {
+      await db.close();
+    }
+    worker = await startWorker(config);
+    const [childRun] = await childrenOf(apiUrl, started.body.id);
+    expect(await waitForRun(apiUrl, childRun.id, 30_000)).toMatchObject({
+      status: 'canceled',
+      error: { code: 'RUN_CANCELED', message: `its parent run ${started.body.id} failed` },
+    });
   }, 90_000);
 });
