@@ -3,9 +3,11 @@ import { LoggerModule } from 'nestjs-pino';
 import {
   ConfigModule,
   LlmModule,
+  CANCEL_SIGNALS,
   MetricsModule,
   NodeRegistryModule,
   PersistenceModule,
+  RunCancellation,
   RunQueueProducer,
   ToolsetStoreModule,
   TriggerStoreModule,
@@ -23,6 +25,7 @@ import { RunExecutor } from './runs/run-executor.js';
 import { RunPreparer } from './runs/run-preparation.js';
 import { RunSessions } from './runs/run-sessions.js';
 import { RunSweeper } from './runs/run-sweeper.js';
+import { WorkerCancelSignals } from './runs/worker-cancel-signals.js';
 import { RunWorker } from './processors/run-worker.js';
 import { ScheduleFiring } from './schedules/schedule-firing.js';
 import { ScheduleReconciler } from './schedules/schedule-reconciler.js';
@@ -58,6 +61,8 @@ export class WorkerModule {
         RunPreparer,
         RunExecutor,
         ChildRunStarter,
+        { provide: CANCEL_SIGNALS, useClass: WorkerCancelSignals },
+        RunCancellation,
         RunProcessor,
         RunWorker,
         RunQueueProducer,

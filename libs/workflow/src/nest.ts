@@ -97,6 +97,10 @@ export {
   type DeleteRunOutcome,
 } from './persistence/run-history.repository.js';
 export { WorkflowStoreModule } from './persistence/workflow-store.module.js';
+// Cancels and their cascade to sub-workflow runs (API's POST /runs/:id/cancel, the worker's end of a run)
+export { ChildRunRepository, type ActiveChildRun } from './persistence/child-run.repository.js';
+export { CANCEL_SIGNALS, RunCancellation, type CancelOutcome, type CancelSignals } from './runs/run-cancellation.js';
+export { cascadeReason } from './runs/cascade-reason.js';
 // The stored shapes of runs and their records, for benchmarks and store tests that build the
 // repositories over their own collections; the apps get records from the repositories instead.
 export { RUN_MODEL, RunSchema, type RunDoc } from './persistence/run.schema.js';

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
-import { RunQueueProducer, WorkflowStoreModule } from '#workflow/nest';
+import { CANCEL_SIGNALS, RunCancellation, RunQueueProducer, WorkflowStoreModule } from '#workflow/nest';
 import { ReferenceGrants } from '../workflows/reference-grants.js';
 import { AnswerRunInput } from './answer-run-input.js';
+import { ApiCancelSignals } from './api-cancel-signals.js';
 import { CancelRun } from './cancel-run.js';
 import { DeleteRun } from './delete-run.js';
 import { FindRuns } from './find-runs.js';
@@ -28,6 +29,8 @@ import { StreamRunEvents } from './stream-run-events.js';
     RetryRun,
     ReplayRun,
     FindRuns,
+    { provide: CANCEL_SIGNALS, useClass: ApiCancelSignals },
+    RunCancellation,
     CancelRun,
     StreamRunEvents,
     DeleteRun,

@@ -10,6 +10,7 @@ import {
   type ChildRuns,
 } from '#workflow';
 import {
+  RunCancellation,
   RunQueueProducer,
   RunRepository,
   SECRET_BOX,
@@ -49,6 +50,7 @@ export class ChildRunStarter {
     private readonly runs: RunRepository,
     private readonly workflows: WorkflowRepository,
     private readonly queue: RunQueueProducer,
+    private readonly cancellation: RunCancellation,
   ) {}
 
   /** The port for one parent run (its depth decides whether it may start children). */
@@ -107,6 +109,17 @@ export class ChildRunStarter {
   private async started(run: RunRecord): Promise<ChildRun> {
     if (run.status === 'queued') await this.queue.enqueue(run.id, { workflowId: run.workflowId, version: run.version });
     return childOf(run);
+  }
+
+  /**
+   * A run ended: the parent waiting on it, if any, is woken; unless it succeeded, the children it
+   * still has (waiting on an approval, a slow call...) are canceled with it, and theirs
+   * (RunCancellation). A worker dying in between leaves the cascade to the sweep
+   * (`cancelOrphans`), which finds active children of a failed or canceled parent.
+   */
+  async ended(run: RunRecord): Promise<void> {
+    await this.wakeParent(run);
+    await this.cancellation.afterEnd(run);
   }
 
   /**

@@ -5,6 +5,7 @@ import {
   APP_CONFIG,
   Metrics,
   redisConnectionOptions,
+  runCancelChannel,
   runEventsChannel,
   toLogItem,
   toRunView,
@@ -86,6 +87,11 @@ export class RunEventsPublisher implements OnApplicationShutdown {
   runWaiting(run: RunRecord): void {
     const view = toRunView(run);
     this.publish({ type: 'run.waiting', runId: view.id, at: view.inputRequest?.requestedAt ?? new Date().toISOString(), run: view });
+  }
+
+  /** On the workers' cancel channel (a cascade's running child, held by this worker or another). Rejects with Redis away. */
+  async requestStop(runId: string): Promise<void> {
+    await this.redis.publish(runCancelChannel(this.config.queuePrefix), runId);
   }
 
   onApplicationShutdown(): void {

@@ -273,7 +273,7 @@ export class RunExecutor {
     const finished = await this.runs.finish(run, lease, completion, closing);
     if (!finished) return 'lost';
     this.publisher.runFinished(finished);
-    await this.children.wakeParent(finished);
+    await this.children.ended(finished);
     this.logger.log({ runId: handle.runId, status: finished.status, durationMs: finished.durationMs, claim: run.claims }, 'run finished');
     return 'finished';
   }
@@ -294,7 +294,7 @@ export class RunExecutor {
     const finished = await this.runs.finish(run, lease, { status: 'failed', error, finishedAt: new Date() });
     if (!finished) return 'lost';
     this.publisher.runFinished(finished);
-    await this.children.wakeParent(finished);
+    await this.children.ended(finished);
     this.logger.warn({ runId: run.id, code: error.code }, error.message);
     return 'finished';
   }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { newStoredId, type AppConfig, type RunQueueProducer, type RunRecord, type RunRepository } from '#workflow/nest';
+import {
+  newStoredId,
+  type AppConfig,
+  type RunCancellation,
+  type RunQueueProducer,
+  type RunRecord,
+  type RunRepository,
+} from '#workflow/nest';
 import { ActiveRuns } from './active-runs.js';
 import type { RunEventsPublisher } from './run-events-publisher.js';
 import type { RunSessions } from './run-sessions.js';
@@ -33,7 +40,8 @@ function sweeperOver(runs: RunRecord[], active: ActiveRuns, waits: RunRecord[] =
       return true;
     },
   } as unknown as RunQueueProducer;
-  const sweeper = new RunSweeper(config, repository, queue, active, {} as RunSessions, {} as RunEventsPublisher);
+  const cancellation = { cancelOrphans: async () => 0, afterEnd: async () => undefined } as unknown as RunCancellation;
+  const sweeper = new RunSweeper(config, repository, queue, active, {} as RunSessions, {} as RunEventsPublisher, cancellation);
   return { sweeper, writes, asked };
 }
 

@@ -1,6 +1,14 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ENGINE_ERROR_CODES, type EngineErrorCode } from '#workflow';
-import { APP_CONFIG, deadlineStartOf, RunQueueProducer, RunRepository, type AppConfig, type RunRecord } from '#workflow/nest';
+import {
+  APP_CONFIG,
+  deadlineStartOf,
+  RunCancellation,
+  RunQueueProducer,
+  RunRepository,
+  type AppConfig,
+  type RunRecord,
+} from '#workflow/nest';
 import { ActiveRuns } from './active-runs.js';
 import { RunEventsPublisher } from './run-events-publisher.js';
 import { RunSessions } from './run-sessions.js';
@@ -20,7 +28,8 @@ const BATCH = 100;
  * A run it fails gets the MCP sessions its dead worker left on record ended. It also re-checks
  * MongoDB for cancel requests of this worker's runs (a missed Redis message), and schedules again
  * the resume of a waiting run overdue by `RUN_REQUEUE_AFTER_MS` whose delayed job is gone (Redis
- * restarted without its data, or was unreachable when the run paused).
+ * restarted without its data, or was unreachable when the run paused), and cancels the active
+ * children of runs that failed or were canceled (a worker that died before its run's cascade).
  */
 @Injectable()
 export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -35,6 +44,7 @@ export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly active: ActiveRuns,
     private readonly sessions: RunSessions,
     private readonly publisher: RunEventsPublisher,
+    private readonly cancellation: RunCancellation,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -61,6 +71,7 @@ export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown
         await this.examine(run);
       }
       for (const run of await this.runs.overdueWaits(before, BATCH)) await this.wakeAgain(run);
+      await this.cancellation.cancelOrphans(BATCH);
     } catch (error) {
       // Redis or MongoDB unreachable: the next sweep tries again.
       this.logger.debug({ err: error }, 'sweep interrupted');
@@ -103,6 +114,7 @@ export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown
     if (!failed) return;
     await this.sessions.endLeftovers(failed);
     this.publisher.runFinished(failed);
+    await this.cancellation.afterEnd(failed);
     this.logger.warn({ runId: run.id, code }, message);
   }
 }

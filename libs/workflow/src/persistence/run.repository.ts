@@ -203,11 +203,11 @@ export class RunRepository {
   }
 
   /** Cancel of a waiting run: no worker holds it, it ends at once. */
-  async cancelWaiting(id: string): Promise<RunRecord | undefined> {
+  async cancelWaiting(id: string, message = 'the run was canceled while it waited for input'): Promise<RunRecord | undefined> {
     if (!isValidObjectId(id)) return undefined;
     const current = await this.runs.findById(id).lean();
     if (!current || current.status !== 'waiting') return undefined;
-    const error = { code: ENGINE_ERROR_CODES.runCanceled, message: 'the run was canceled while it waited for input' };
+    const error = { code: ENGINE_ERROR_CODES.runCanceled, message };
     const fields = terminalFields(current, { status: 'canceled', error, finishedAt: new Date() });
     return recordOrNone(
       await this.guarded.apply(
@@ -225,10 +225,10 @@ export class RunRepository {
   }
 
   /** Cancel of a run no worker has taken yet: it ends at once. */
-  async cancelQueued(id: string): Promise<RunRecord | undefined> {
+  async cancelQueued(id: string, message = 'the run was canceled before it started'): Promise<RunRecord | undefined> {
     if (!isValidObjectId(id)) return undefined;
     const now = new Date();
-    const error = { code: ENGINE_ERROR_CODES.runCanceled, message: 'the run was canceled before it started' };
+    const error = { code: ENGINE_ERROR_CODES.runCanceled, message };
     return recordOrNone(
       await this.guarded.apply(
         new Types.ObjectId(id),

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ChildRunRepository } from './child-run.repository.js';
 import { McpServerRepository } from './mcp-server.repository.js';
 import { NodeExecutionRepository } from './node-execution.repository.js';
 import { RunHistoryRepository } from './run-history.repository.js';
@@ -15,6 +16,7 @@ const STORE = [
   RunJournals,
   McpServerRepository,
   RunHistoryRepository,
+  ChildRunRepository,
 ];
 
 /**
