@@ -15,6 +15,8 @@ import { RunSessions } from './run-sessions.js';
 
 /** Runs examined per sweep; the oldest unconfirmed first. */
 const BATCH = 100;
+/** The orphaned children's check (three status queries) runs once every this many sweeps: it repairs a crash, not the normal path. */
+const ORPHAN_CHECK_SWEEPS = 10;
 
 /**
  * What BullMQ cannot see: runs in MongoDB whose job is gone. Every `RUN_SWEEP_INTERVAL_MS`, each
@@ -36,6 +38,7 @@ export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown
   private readonly logger = new Logger(RunSweeper.name);
   private timer?: NodeJS.Timeout;
   private sweeping = false;
+  private orphansCheckedAt = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -71,7 +74,10 @@ export class RunSweeper implements OnApplicationBootstrap, OnApplicationShutdown
         await this.examine(run);
       }
       for (const run of await this.runs.overdueWaits(before, BATCH)) await this.wakeAgain(run);
-      await this.cancellation.cancelOrphans(BATCH);
+      if (Date.now() - this.orphansCheckedAt >= ORPHAN_CHECK_SWEEPS * this.config.recovery.sweepIntervalMs) {
+        this.orphansCheckedAt = Date.now();
+        await this.cancellation.cancelOrphans(BATCH);
+      }
     } catch (error) {
       // Redis or MongoDB unreachable: the next sweep tries again.
       this.logger.debug({ err: error }, 'sweep interrupted');
