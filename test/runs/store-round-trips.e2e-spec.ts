@@ -110,6 +110,15 @@ describe('store round trips of one run', () => {
       ],
       show,
     });
+    // The run's MCP session is recorded once and, the run ended, not deleted (retention removes it with the run).
+    const sessionRecords = await worker()
+      .get<Connection>(getConnectionToken(), { strict: false })
+      .collection('run_mcp_sessions')
+      .countDocuments({ runId: new Types.ObjectId(run.body.id) });
+    expect({ sessionRecords, sessionCommands: commands.filter((c) => c.collection === 'run_mcp_sessions').map((c) => c.name) }).toEqual({
+      sessionRecords: 1,
+      sessionCommands: ['insert'],
+    });
     // Records are keyed <runId>:<slot> (a lookup by `_id` alone, which FerretDB v1 hands to SQL): slot 1 is the
     // claim, 2 the start node's record, 3 the call's marker, 4 the tool node's record, 5 the end.
     const records = await worker()
