@@ -137,7 +137,8 @@ describe('durability: a worker process dies or stops mid-run', () => {
     expect(midway.body.status).toBe('running');
     // The killed process's session is still open on the server, and on record for the run.
     expect(fixture.sessions()).toBe(1);
-    expect(await recordedSessions(config, run.body.id)).toEqual([{ toolsetId: ts, sessionId: expect.any(String) }]);
+    const leftover = await recordedSessions(config, run.body.id);
+    expect(leftover).toEqual([{ toolsetId: ts, sessionId: expect.any(String) }]);
 
     inProcess.push(await startWorker(config));
     const finished = await waitForRun(apiUrl, run.body.id, 30_000);
@@ -154,9 +155,12 @@ describe('durability: a worker process dies or stops mid-run', () => {
     ]);
     const events = await readEvents(`${apiUrl}/runs/${run.body.id}/events`);
     expect(events[0]).toMatchObject({ type: 'run.started', claim: 2 });
-    // The resuming worker ended the killed one's session before it started; its own closed with the run.
+    // The resuming worker ended the killed one's session before it started (and forgot it); its own closed with
+    // the run, whose end leaves that one's record behind, inert (no claim comes after the end).
     await expectNoSessions(fixture);
-    expect(await recordedSessions(config, run.body.id)).toEqual([]);
+    const recorded = await recordedSessions(config, run.body.id);
+    expect(recorded).not.toContainEqual(leftover[0]);
+    expect(recorded).toEqual([{ toolsetId: ts, sessionId: expect.any(String) }]);
   }, 60_000);
 
   it('SIGKILL after a pure node whose record waited for the next write (the next call’s marker): the resumed run repeats no finished call', async () => {
@@ -274,6 +278,7 @@ describe('durability: the job of a running run is lost with its worker', () => {
 
   it('the sweep enqueues the run again and it resumes', async () => {
     const { config, apiUrl, runId } = await crashAndLoseTheJob({});
+    const leftover = await recordedSessions(config, runId);
     const worker = await startWorker(config);
     cleanups.push(() => worker.close());
     const finished = await waitForRun(apiUrl, runId, 30_000);
@@ -281,7 +286,10 @@ describe('durability: the job of a running run is lost with its worker', () => {
     const logs = await allLogs(apiUrl, runId);
     expect(logs.filter((item) => item.nodeId === 'first')).toHaveLength(1);
     await expectNoSessions(fixture);
-    expect(await recordedSessions(config, runId)).toEqual([]);
+    // The killed worker's session was ended and forgotten; the resuming one's, ended with the run, stays on record.
+    const recorded = await recordedSessions(config, runId);
+    for (const session of leftover) expect(recorded).not.toContainEqual(session);
+    expect(recorded).toEqual([{ toolsetId: expect.any(String), sessionId: expect.any(String) }]);
   }, 60_000);
 
   it('past its deadline, the sweep fails it instead: no run stays running forever', async () => {

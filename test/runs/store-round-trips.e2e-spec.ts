@@ -100,16 +100,24 @@ describe('store round trips of one run', () => {
       onRun: [
         { app: 'api', name: 'insert', collection: 'runs', documents: 1 },
         { app: 'worker', name: 'findAndModify', collection: 'runs', documents: undefined },
-        // The fenced journal (run-journal.ts): the claim; the tool call's marker, carrying the start node's record;
-        // the tool node's record; the terminal write's record, before the run's.
-        { app: 'worker', name: 'insert', collection: 'node_executions', documents: 1 },
-        { app: 'worker', name: 'insert', collection: 'node_executions', documents: 2 },
+        // The fenced journal (run-journal.ts): the tool call's marker, carrying the first claim's marker and the
+        // start node's record; the tool node's record; the terminal write's record, before the run's.
+        { app: 'worker', name: 'insert', collection: 'node_executions', documents: 3 },
         { app: 'worker', name: 'insert', collection: 'node_executions', documents: 1 },
         { app: 'worker', name: 'insert', collection: 'node_executions', documents: 1 },
         ...finishRead,
         { app: 'worker', name: 'findAndModify', collection: 'runs', documents: undefined },
       ],
       show,
+    });
+    // The run's MCP session is recorded once and, the run ended, not deleted (retention removes it with the run).
+    const sessionRecords = await worker()
+      .get<Connection>(getConnectionToken(), { strict: false })
+      .collection('run_mcp_sessions')
+      .countDocuments({ runId: new Types.ObjectId(run.body.id) });
+    expect({ sessionRecords, sessionCommands: commands.filter((c) => c.collection === 'run_mcp_sessions').map((c) => c.name) }).toEqual({
+      sessionRecords: 1,
+      sessionCommands: ['insert'],
     });
     // Records are keyed <runId>:<slot> (a lookup by `_id` alone, which FerretDB v1 hands to SQL): slot 1 is the
     // claim, 2 the start node's record, 3 the call's marker, 4 the tool node's record, 5 the end.

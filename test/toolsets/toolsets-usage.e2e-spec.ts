@@ -71,7 +71,13 @@ describe('GET /toolsets/:id/usage', () => {
     });
     expect(await runToEnd(stack.apiUrl, workflowId)).toMatchObject({ status: 'succeeded' });
 
-    const usage = await api<Usage>(stack.apiUrl, 'GET', `/toolsets/${id}/usage?since=${encodeURIComponent(before)}`);
+    // A worker writes its runs' usage records in batches (apps/worker/src/runs/usage-records.ts): they show within a bound.
+    const read = () => api<Usage>(stack.apiUrl, 'GET', `/toolsets/${id}/usage?since=${encodeURIComponent(before)}`);
+    let usage = await read();
+    for (let attempt = 0; attempt < 100 && usage.body.calls < 12; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      usage = await read();
+    }
     expect(usage.status).toBe(200);
     expect(usage.body).toMatchObject({ toolsetId: id, since: before, calls: 12, failed: 2 });
     const byTool = Object.fromEntries(usage.body.tools.map((tool) => [tool.tool, tool]));

@@ -23,6 +23,7 @@ import { RunEventsPublisher } from './runs/run-events-publisher.js';
 import { ChildRunStarter } from './runs/child-runs.js';
 import { RunExecutor } from './runs/run-executor.js';
 import { RunPreparer } from './runs/run-preparation.js';
+import { UsageRecords } from './runs/usage-records.js';
 import { RunSessions } from './runs/run-sessions.js';
 import { RunSweeper } from './runs/run-sweeper.js';
 import { WorkerCancelSignals } from './runs/worker-cancel-signals.js';
@@ -58,6 +59,7 @@ export class WorkerModule {
         CancelListener,
         RunSessions,
         SharedStdioServers,
+        UsageRecords,
         RunPreparer,
         RunExecutor,
         ChildRunStarter,

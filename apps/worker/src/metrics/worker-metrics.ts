@@ -6,8 +6,8 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { Redis } from 'ioredis';
 import { APP_CONFIG, Metrics, SNAPSHOT_INTERVAL_MS, pushWorkerSnapshot, redisConnectionOptions, type AppConfig } from '#workflow/nest';
 
-/** After a run finishes, its figures reach the API's /metrics this soon (several runs finishing at once: one push). */
-const PUSH_AFTER_RUN_MS = 100;
+/** After a run finishes, its figures reach the API's /metrics this soon (the runs finishing meanwhile: one push, not one per run). */
+const PUSH_AFTER_RUN_MS = 1000;
 
 /**
  * The worker's Prometheus side: `GET /metrics` on a listener of its own (WORKER_METRICS_HOST /

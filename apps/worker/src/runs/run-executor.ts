@@ -56,6 +56,8 @@ export type ExecutionResult = 'finished' | 'not-active' | 'handed-back' | 'lost'
 export class RunExecutor {
   private readonly logger = new Logger(RunExecutor.name);
   private readonly limits: Partial<EngineLimits>;
+  /** Executions that wrote their run's terminal state: their session records stay (see `execute`). */
+  private readonly ended = new WeakSet<RunHandle>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -92,7 +94,7 @@ export class RunExecutor {
       if (!run || run.claims > MAX_RUN_CLAIMS) {
         await early?.close();
         if (!run) return 'not-active';
-        return await this.fail(run, lease, {
+        return await this.fail(handle, run, lease, {
           code: ENGINE_ERROR_CODES.runRecoveryExhausted,
           message: `the run was started ${MAX_RUN_CLAIMS} times without finishing`,
         });
@@ -108,10 +110,11 @@ export class RunExecutor {
         await prepared.close();
       }
     } finally {
-      // Only now, after the terminal (or hand-back) write, so the run's result is not kept waiting.
-      // A crash before this leaves records of ended sessions: a resumed run's claim gets a 404 for
-      // each and forgets it; a finished run's stay behind, inert (nothing reads them).
-      await Promise.all([...new Set([early, prepared])].map((means) => means?.forgetSessions()));
+      // After a pause, hand-back or loss, only now (the run's result is not kept waiting), so the
+      // next claim finds no record of sessions that are already ended (a crash before this costs it
+      // a DELETE answered 404 for each). Once the run is ended no claim comes any more: the records
+      // stay, inert (nothing reads them), and go with the run (retention) — one delete fewer per run.
+      if (!this.ended.has(handle)) await Promise.all([...new Set([early, prepared])].map((means) => means?.forgetSessions()));
     }
   }
 
@@ -132,7 +135,7 @@ export class RunExecutor {
     }
     if (!version) {
       await prepared.close();
-      return this.fail(run, lease, {
+      return this.fail(handle, run, lease, {
         code: ENGINE_ERROR_CODES.workflowVersionNotFound,
         message: `workflow version ${run.workflowId}/${run.version} is gone`,
       });
@@ -178,7 +181,7 @@ export class RunExecutor {
     if (outcome === 'lost') return 'lost';
     const { status } = outcome;
     const handedOver = handle.cause === 'lease-lost' || handle.cause === 'shutdown';
-    if (status === 'waiting' && !handedOver) return this.pause(run, lease, outcome, prepared, journal, store.takePending());
+    if (status === 'waiting' && !handedOver) return this.pause(handle, run, lease, outcome, prepared, journal, store.takePending());
     // Handed over, a waiting outcome writes nothing terminal (settle returns before the status is read).
     const settled = { ...outcome, status: status === 'waiting' ? 'canceled' : status } as const;
     return this.settle(run, lease, handle, settled, prepared.close(), journal, store.takePending());
@@ -200,6 +203,7 @@ export class RunExecutor {
    * so far stored on the run.
    */
   private async pause(
+    handle: RunHandle,
     run: RunRecord,
     lease: string,
     outcome: RunOutcome,
@@ -211,7 +215,10 @@ export class RunExecutor {
     const plan = await prepared.input.pauseOn(outcome.waitingNodes ?? [], new Date());
     if (!plan) {
       await closing;
-      return this.fail(run, lease, { code: ENGINE_ERROR_CODES.runWorkerFailed, message: 'a node waited for input the worker did not see' });
+      return this.fail(handle, run, lease, {
+        code: ENGINE_ERROR_CODES.runWorkerFailed,
+        message: 'a node waited for input the worker did not see',
+      });
     }
     if ((await this.fenced(() => journal.markPause(pending))) === 'lost') return 'lost';
     const { nodesExecuted, nodesSkipped, nodesFailed } = outcome.stats;
@@ -272,6 +279,7 @@ export class RunExecutor {
   ): Promise<ExecutionResult> {
     const finished = await this.runs.finish(run, lease, completion, closing);
     if (!finished) return 'lost';
+    this.ended.add(handle);
     this.publisher.runFinished(finished);
     await this.children.ended(finished);
     this.logger.log({ runId: handle.runId, status: finished.status, durationMs: finished.durationMs, claim: run.claims }, 'run finished');
@@ -290,9 +298,10 @@ export class RunExecutor {
     }
   }
 
-  private async fail(run: RunRecord, lease: string, error: RunError): Promise<ExecutionResult> {
+  private async fail(handle: RunHandle, run: RunRecord, lease: string, error: RunError): Promise<ExecutionResult> {
     const finished = await this.runs.finish(run, lease, { status: 'failed', error, finishedAt: new Date() });
     if (!finished) return 'lost';
+    this.ended.add(handle);
     this.publisher.runFinished(finished);
     await this.children.ended(finished);
     this.logger.warn({ runId: run.id, code: error.code }, error.message);

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { McpClientPool, type McpTarget, type PooledSession } from '#mcp';
 import { toolsetsToConnectAhead, type NodeRegistry, type NodeSecrets, type WorkflowDefinition } from '#workflow';
 import {
@@ -8,7 +8,6 @@ import {
   openInputState,
   SECRET_BOX,
   sealInputState,
-  ToolCallRepository,
   ToolsetRefreshRequests,
   ToolsetSnapshots,
   ToolsetOAuth,
@@ -25,6 +24,7 @@ import { RunInput } from './run-input.js';
 import { RunSessions, type SessionRecorder } from './run-sessions.js';
 import { PooledToolInvoker, RunToolsets, type CallOutcome } from './run-tools.js';
 import { SharedStdioServers } from './shared-stdio-servers.js';
+import { UsageRecords } from './usage-records.js';
 
 /** What a run executes. */
 export interface RunPlan {
@@ -85,8 +85,6 @@ export class PreparedRun {
 
 @Injectable()
 export class RunPreparer {
-  private readonly logger = new Logger(RunPreparer.name);
-
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly workflows: WorkflowRepository,
@@ -97,7 +95,7 @@ export class RunPreparer {
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     private readonly oauth: ToolsetOAuth,
     @Optional() private readonly sharedStdio?: SharedStdioServers,
-    @Optional() private readonly toolCalls?: ToolCallRepository,
+    @Optional() private readonly usage?: UsageRecords,
     @Optional() private readonly refreshes?: ToolsetRefreshRequests,
     @Optional() private readonly metrics?: Metrics,
   ) {}
@@ -142,12 +140,10 @@ export class RunPreparer {
       isShared: (toolsetId: string) => toolsets.sharedProcess(toolsetId),
       acquire: (toolsetId: string, target: McpTarget) => servers.acquire(toolsetId, target),
     };
-    const calls = this.toolCalls;
-    // Usage is a by-product: written without holding the run up, and a failed write never fails it.
-    const notRecorded = (error: unknown) => this.logger.warn({ err: error, runId: runId }, 'tool call not recorded for usage');
+    // Usage is a by-product: written in batches without holding the run up, and a failed write never fails it.
     const onCall = (call: CallOutcome) => {
       this.metrics?.mcpCall(call, 'run');
-      void calls?.record({ ...call, source: 'run', runId: runId }).catch(notRecorded);
+      this.usage?.record({ ...call, source: 'run', runId: runId });
     };
     const invoker = new PooledToolInvoker(
       pool,

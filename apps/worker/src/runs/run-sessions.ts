@@ -8,7 +8,7 @@ export interface SessionRecorder {
   /** The toolsets' targets, each remembered with its toolset so a session can name it. */
   targets: TargetSource;
   onSessionOpened(session: PooledSession): Promise<void>;
-  /** Once the pool is closed and the run's terminal (or hand-back) write done: drops this claim's records. Never throws. */
+  /** Once the pool is closed and the run's pause or hand-back written: drops this claim's records. Never throws. */
   forgetRecorded(): Promise<void>;
 }
 
@@ -20,8 +20,9 @@ type Ending = Awaited<ReturnType<typeof terminateSession>> | 'toolset-gone' | 'n
  * Each Streamable HTTP session a run opens is recorded in `run_mcp_sessions` (toolset id and
  * session id only): the insert is sent before a call is sent on it, and not waited for, so that it
  * adds no store round trip ahead of the run's first call (a worker killed in the millisecond
- * before the insert lands leaves that one session to the server's expiry); once the pool is closed and the run's terminal (or
- * hand-back) write is done, the claim deletes the records it wrote. Whoever takes the run next — a
+ * before the insert lands leaves that one session to the server's expiry); once the pool is closed and the run's pause (or
+ * hand-back) is written, the claim deletes the records it wrote. A claim that ends the run leaves them: no claim comes
+ * after it to read them, and retention removes them with the run. Whoever takes the run next — a
  * worker resuming it, or the sweep or BullMQ failing it — ends the recorded sessions with the
  * toolset's target (headers opened, SSRF-safe fetch), then forgets them: a record a dead worker
  * left after its sessions ended costs one `DELETE` answered 404. stdio and SSE sessions die with the process.

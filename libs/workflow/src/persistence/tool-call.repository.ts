@@ -34,6 +34,11 @@ export class ToolCallRepository {
     await this.model.create(call);
   }
 
+  /** Several calls in one insert (a worker's batch); one that fails validation does not keep the others out. */
+  async recordMany(calls: ToolCallRecord[]): Promise<void> {
+    await this.model.insertMany(calls, { ordered: false });
+  }
+
   /**
    * Retention: removes the calls made before `cutoff`, oldest first, a batch at a time (found by
    * the `at` index, deleted by `_id`: the one filter FerretDB v1 hands to its backend), until none
