@@ -18,10 +18,14 @@ export class RedisChannels implements OnApplicationShutdown {
   private readonly subscriber: Redis;
   private readonly listeners = new Map<string, Set<MessageListener>>();
   private readonly subscribing = new Map<string, Promise<unknown>>();
+  /** Counts the subscriber's (re)connections: messages published while it was away are lost. */
+  private connection = 0;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.subscriber = new Redis({ ...redisConnectionOptions(config, true) });
     this.subscriber.on('error', () => undefined);
+    this.subscriber.on('ready', () => (this.connection += 1));
+    this.subscriber.on('close', () => (this.connection += 1));
     this.subscriber.on('message', (channel: string, message: string) => {
       for (const listener of [...(this.listeners.get(channel) ?? [])]) listener(message, channel);
     });
@@ -47,6 +51,15 @@ export class RedisChannels implements OnApplicationShutdown {
         this.subscriber.unsubscribe(channel).catch(() => undefined);
       }
     };
+  }
+
+  /**
+   * The current connection of the subscriber while it is up, else undefined. What was learnt
+   * under one connection is kept only while this stays the same: a message published while the
+   * subscriber was away never arrives.
+   */
+  listeningConnection(): number | undefined {
+    return this.subscriber.status === 'ready' ? this.connection : undefined;
   }
 
   onApplicationShutdown(): void {
