@@ -46,7 +46,7 @@ export class BroadcastCache<V> {
   /** Starts listening to change messages (entries are stored only once this resolved). */
   async start(): Promise<void> {
     if (this.options.maxAgeMs <= 0) return;
-    this.unsubscribe = await this.channels.subscribe(this.options.channel, (id) => this.dropId(id));
+    this.unsubscribe = await this.channels.subscribe(this.options.channel, (id) => this.drop(id));
   }
 
   stop(): void {
@@ -74,7 +74,7 @@ export class BroadcastCache<V> {
 
   /** After a change is in the store: drops the record here and tells every other process (best effort: see `maxAgeMs`). */
   async changed(id: string): Promise<void> {
-    this.dropId(id);
+    this.drop(id);
     await this.redis.client.publish(this.options.channel, id).catch((error: unknown) => {
       this.logger.warn(
         { err: error, id, channel: this.options.channel },
@@ -83,7 +83,8 @@ export class BroadcastCache<V> {
     });
   }
 
-  private dropId(id: string): void {
+  /** Drops the entries of `id` in this process only (a cache beside another that broadcasts the same change). */
+  drop(id: string): void {
     this.changes += 1;
     for (const [key, entry] of this.entries) if (entry.id === id) this.entries.delete(key);
     this.options.onChange?.(id);

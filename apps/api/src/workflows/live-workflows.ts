@@ -8,10 +8,12 @@ import { RedisConnection } from '../redis/redis.module.js';
  * The current record of a live workflow (its latest version number), kept in process for what
  * starts runs: a PUT or DELETE broadcasts the change on Redis, so every API process runs the new
  * version (or answers 404) from the next request on; a lost broadcast is bounded by CACHE_MAX_AGE_MS.
+ * Beside it, what features derive from a workflow's stored versions (`derived`), dropped with it.
  */
 @Injectable()
 export class LiveWorkflows implements OnModuleInit, OnModuleDestroy {
   private readonly known: BroadcastCache<WorkflowRecord>;
+  private readonly derivations: BroadcastCache<unknown>;
 
   constructor(
     private readonly workflows: WorkflowRepository,
@@ -19,15 +21,18 @@ export class LiveWorkflows implements OnModuleInit, OnModuleDestroy {
     channels: RedisChannels,
     redis: RedisConnection,
   ) {
-    this.known = new BroadcastCache(channels, redis, { channel: `${config.queuePrefix}:workflow-changes`, maxAgeMs: config.cacheMaxAgeMs });
+    const options = { channel: `${config.queuePrefix}:workflow-changes`, maxAgeMs: config.cacheMaxAgeMs };
+    this.known = new BroadcastCache(channels, redis, options);
+    this.derivations = new BroadcastCache(channels, redis, options);
   }
 
-  onModuleInit(): Promise<void> {
-    return this.known.start();
+  async onModuleInit(): Promise<void> {
+    await Promise.all([this.known.start(), this.derivations.start()]);
   }
 
   onModuleDestroy(): void {
     this.known.stop();
+    this.derivations.stop();
   }
 
   find(id: string): Promise<WorkflowRecord | undefined> {
@@ -38,8 +43,14 @@ export class LiveWorkflows implements OnModuleInit, OnModuleDestroy {
     );
   }
 
+  /** A value computed from the workflow's stored versions (`kind` names it), kept until the workflow changes. */
+  async derived<T>(id: string, kind: string, compute: () => Promise<T>): Promise<T> {
+    return (await this.derivations.get(`${kind}:${id}`, compute, () => id)) as T;
+  }
+
   /** After a new version or a deletion is in the store. */
   changed(id: string): Promise<void> {
+    this.derivations.drop(id);
     return this.known.changed(id);
   }
 }
