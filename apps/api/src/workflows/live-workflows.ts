@@ -6,8 +6,9 @@ import { RedisConnection } from '../redis/redis.module.js';
 
 /**
  * The current record of a live workflow (its latest version number), kept in process for what
- * starts runs: a PUT or DELETE broadcasts the change on Redis, so every API process runs the new
- * version (or answers 404) from the next request on; a lost broadcast is bounded by CACHE_MAX_AGE_MS.
+ * starts runs (REST, webhook deliveries, published MCP tools): a PUT or DELETE broadcasts the
+ * change on Redis, so every API process runs the new version (or answers 404) from the next
+ * request on; a lost broadcast is bounded by CACHE_MAX_AGE_MS.
  * Beside it, what features derive from a workflow's stored versions (`derived`), dropped with it.
  */
 @Injectable()
