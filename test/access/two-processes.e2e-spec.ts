@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ApiKeyRepository } from '#workflow/nest';
 import { spawnApi } from '../support/api-process.js';
 import { anonymousFetch, bearer, keyOf } from '../support/auth.js';
 import { api } from '../support/http.js';
 import { dropTestData, startApi, testConfig } from '../support/stack.js';
+import { until } from '../support/until.js';
 import { as, createKey, greeting } from './support.js';
 
 /** Resolves with whether `ended` settled within `ms`. */
@@ -19,7 +21,7 @@ async function twoApis(overrides: Record<string, string> = {}) {
     await first.app.close();
     await dropTestData(config);
   };
-  return { first: first.url, second: second.url, close };
+  return { first: first.url, second: second.url, firstApp: first.app, close };
 }
 
 describe('revocation across API processes', () => {
@@ -69,6 +71,49 @@ describe('revocation across API processes', () => {
     expect(await within(watchedEnded, 15_000)).toBe(true);
     expect(await within(expiringEnded, 20_000)).toBe(true);
   }, 60_000);
+});
+
+describe('keys and workflows kept in process, their changes broadcast', () => {
+  // A short bound, so that the test of a lost broadcast ends soon.
+  const CACHE_MAX_AGE_MS = 1500;
+  let first: string;
+  let second: string;
+  let revokeWithoutBroadcast: (id: string) => Promise<unknown>;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    let firstApp;
+    ({ first, second, firstApp, close } = await twoApis({ CACHE_MAX_AGE_MS: String(CACHE_MAX_AGE_MS) }));
+    // What a revocation would leave behind if its broadcast were lost (the revoking process died in between).
+    revokeWithoutBroadcast = (id) => firstApp.get(ApiKeyRepository).revoke(id, new Date());
+  }, 60_000);
+  afterAll(() => close?.());
+
+  it('runs the version a PUT on the other process made from the next request on, and no run after a DELETE there', async () => {
+    const workflow = await api<{ id: string }>(first, 'POST', '/workflows', greeting('changing'));
+    const runOn = (url: string) =>
+      api<{ version: number }>(url, 'POST', `/workflows/${workflow.body.id}/runs`, { inputs: { who: 'Ada' } }, bearer(keyOf(first)));
+    expect((await runOn(second)).body.version).toBe(1);
+    expect((await api(first, 'PUT', `/workflows/${workflow.body.id}`, greeting('changed'))).status).toBe(200);
+    const after = await runOn(second);
+    expect([after.status, after.body.version]).toEqual([202, 2]);
+    expect((await api(first, 'DELETE', `/workflows/${workflow.body.id}`)).status).toBe(204);
+    const deleted = await runOn(second);
+    expect([deleted.status, (deleted.body as { code?: string }).code]).toEqual([404, 'NOT_FOUND']);
+  });
+
+  it('refuses a key whose revocation was not broadcast once the copies are older than CACHE_MAX_AGE_MS', async () => {
+    const key = await createKey(first, { name: 'lost broadcast', scopes: ['read'] });
+    expect((await as(key.key)(second, 'GET', '/workflows')).status).toBe(200);
+    await revokeWithoutBroadcast(key.id);
+    const refused = await until(
+      () => as(key.key)(second, 'GET', '/workflows'),
+      (res) => res.status !== 200,
+      'the key refused on the other process',
+      CACHE_MAX_AGE_MS + 10_000,
+    );
+    expect([refused.status, refused.body.code]).toEqual([401, 'UNAUTHENTICATED']);
+  });
 });
 
 describe('rate limits shared through Redis', () => {

@@ -21,6 +21,7 @@ export async function spawnApi(config: AppConfig, overrides: Record<string, stri
     API_HOST: '127.0.0.1',
     API_PORT: String(port),
     LOG_LEVEL: 'warn',
+    CACHE_MAX_AGE_MS: String(config.cacheMaxAgeMs),
     RATE_LIMIT_PER_MINUTE: String(config.auth.rateLimitPerMinute),
     AUTH_FAILURES_PER_MINUTE: String(config.auth.failuresPerMinute),
     AUTH_FAILURE_BLOCK_SECONDS: String(config.auth.failureBlockSeconds),

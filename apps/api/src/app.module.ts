@@ -17,6 +17,7 @@ import { ToolsetsModule } from './toolsets/toolsets.module.js';
 import { RunsModule } from './runs/runs.module.js';
 import { SchedulesModule } from './schedules/schedules.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
+import { LiveWorkflowsModule } from './workflows/live-workflows.module.js';
 import { WorkflowsModule } from './workflows/workflows.module.js';
 
 @Module({})
@@ -30,6 +31,7 @@ export class AppModule {
         PersistenceModule.forRoot(config.mongoUrl),
         RedisModule,
         ApiKeysModule,
+        LiveWorkflowsModule,
         HealthModule,
         ProvidersModule,
         ToolsetsModule,

@@ -1,13 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ApiKeyRepository } from '#workflow/nest';
 import { NotFoundError } from '../common/api-errors.js';
-import type { Principal } from './api-key-authenticator.js';
-import { KeyBoundStreams } from './key-bound-streams.js';
+import { ApiKeyAuthenticator, type Principal } from './api-key-authenticator.js';
 
 /**
  * DELETE /api-keys/:id: the key is kept (its id stays meaningful in `triggeredBy`, `createdBy`)
  * with `revokedAt` set; the next request with it, on any API process, is refused, and its open
- * streams end (here at once, on other processes at their next key check).
+ * streams end at once (on other processes by the broadcast, or at their next key check if it is lost).
  */
 @Injectable()
 export class RevokeApiKey {
@@ -15,13 +14,13 @@ export class RevokeApiKey {
 
   constructor(
     private readonly keys: ApiKeyRepository,
-    private readonly streams: KeyBoundStreams,
+    private readonly authenticator: ApiKeyAuthenticator,
   ) {}
 
   async execute(id: string, caller: Principal): Promise<void> {
     const record = await this.keys.revoke(id, new Date());
     if (!record) throw new NotFoundError('API key', id);
-    this.streams.endAll(id);
+    await this.authenticator.changed(id);
     this.logger.log({ apiKeyId: id, revokedBy: caller.keyId }, 'API key revoked');
   }
 }

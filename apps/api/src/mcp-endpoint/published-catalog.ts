@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Tool } from '@modelcontextprotocol/server';
 import { nodeReferencesOf, type JsonSchema, type NodeRegistry, type WorkflowDefinition } from '#workflow';
 import { NODE_REGISTRY, ToolsetCatalog, WorkflowRepository, type McpServerRecord, type PublishedToolDoc } from '#workflow/nest';
+import { LiveWorkflows } from '../workflows/live-workflows.js';
 import { outputSchemaOf } from './tool-output-schema.js';
 
 /** One published tool as `tools/list` shows it, with the workflow version a call would run. */
@@ -58,6 +59,7 @@ export function describeTool(
 export class PublishedCatalog {
   constructor(
     private readonly workflows: WorkflowRepository,
+    private readonly live: LiveWorkflows,
     @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
     private readonly catalog: ToolsetCatalog,
   ) {}
@@ -76,7 +78,7 @@ export class PublishedCatalog {
   }
 
   private async describe(published: PublishedToolDoc, withOutputSchema: boolean): Promise<PublishedTool | undefined> {
-    const workflow = await this.workflows.findLive(published.workflowId);
+    const workflow = await this.live.find(published.workflowId);
     const version = workflow && (await this.workflows.findVersion(published.workflowId, workflow.latestVersion));
     if (!version) return undefined;
     const outputSchema = withOutputSchema ? await outputSchemaOf(version.definition, this.registry, this.catalog) : undefined;

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { SECRET_BOX, splitSecretInputs, WorkflowRepository, type SecretBox } from '#workflow/nest';
 import type { Principal } from '../api-keys/api-key-authenticator.js';
 import { InvalidRequestError, NotFoundError } from '../common/api-errors.js';
+import { LiveWorkflows } from '../workflows/live-workflows.js';
 import { ReferenceGrants } from '../workflows/reference-grants.js';
 import type { StartRunBody } from './dto/run-requests.js';
 import { RunAdmission, type StartedRun, type StartRunOptions } from './run-admission.js';
@@ -13,6 +14,7 @@ import { runInputProblems, withDefaults } from './run-inputs.js';
 export class StartRun {
   constructor(
     private readonly workflows: WorkflowRepository,
+    private readonly live: LiveWorkflows,
     private readonly admission: RunAdmission,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     private readonly grants: ReferenceGrants,
@@ -25,7 +27,7 @@ export class StartRun {
     options: StartRunOptions,
     caller?: Pick<Principal, 'workflows'>,
   ): Promise<StartedRun> {
-    const workflow = await this.workflows.findLive(workflowId);
+    const workflow = await this.live.find(workflowId);
     if (!workflow) throw new NotFoundError('Workflow', workflowId);
     const versionNumber = request.version ?? workflow.latestVersion;
     const version = await this.workflows.findVersion(workflowId, versionNumber);

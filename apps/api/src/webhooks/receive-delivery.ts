@@ -17,6 +17,7 @@ import type { ApiErrorCode } from '../common/error-codes.js';
 import { RunAdmission } from '../runs/run-admission.js';
 import { isTerminal } from '../runs/run-waiter.js';
 import { runInputProblems, withDefaults } from '../runs/run-inputs.js';
+import { LiveWorkflows } from '../workflows/live-workflows.js';
 import { inputsOf, parseBody } from './delivery-inputs.js';
 import { HookRateLimit } from './hook-rate-limit.js';
 import { checkDelivery, deliveryIdOf, type Delivery } from './signatures.js';
@@ -47,6 +48,7 @@ export class ReceiveDelivery {
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     private readonly hooks: WebhookRepository,
     private readonly workflows: WorkflowRepository,
+    private readonly live: LiveWorkflows,
     private readonly admission: RunAdmission,
     private readonly rateLimit: HookRateLimit,
     private readonly metrics: Metrics,
@@ -54,7 +56,7 @@ export class ReceiveDelivery {
 
   async execute(webhookId: string, delivery: Delivery & { contentType?: string }, res: Response): Promise<DeliveryAnswer> {
     const hook = await this.hooks.findById(webhookId);
-    const workflow = hook && (await this.workflows.findLive(hook.workflowId));
+    const workflow = hook && (await this.live.find(hook.workflowId));
     if (!hook || !workflow) throw this.refuse('unknown_hook', new NotFoundError('Webhook', webhookId));
     const retryAfter = await this.rateLimit.consume(hook.id);
     if (retryAfter) {

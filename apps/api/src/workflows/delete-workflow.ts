@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { McpServerRepository, ScheduleQueue, ScheduleRepository, WebhookRepository, WorkflowRepository } from '#workflow/nest';
 import { ConflictError, NotFoundError } from '../common/api-errors.js';
+import { LiveWorkflows } from './live-workflows.js';
 
 /**
  * `DELETE /workflows/:id`: soft — hidden from the API; its versions and runs stay readable.
@@ -15,6 +16,7 @@ export class DeleteWorkflow {
     private readonly schedules: ScheduleRepository,
     private readonly scheduleQueue: ScheduleQueue,
     private readonly webhooks: WebhookRepository,
+    private readonly live: LiveWorkflows,
   ) {}
 
   async execute(id: string): Promise<void> {
@@ -26,6 +28,7 @@ export class DeleteWorkflow {
       );
     }
     if (!(await this.workflows.softDelete(id))) throw new NotFoundError('Workflow', id);
+    await this.live.changed(id);
     // Best effort on Redis: a timer left behind removes itself at its next firing (its schedule is gone), or at the workers' reconciliation.
     for (const scheduleId of await this.schedules.idsOf(id)) await this.scheduleQueue.remove(scheduleId).catch(() => undefined);
     await this.schedules.deleteOf(id);

@@ -3,6 +3,7 @@ import { nodeReferencesOf, type NodeRegistry, type WorkflowDefinition } from '#w
 import { ApiKeyRepository, NODE_REGISTRY, WorkflowRepository } from '#workflow/nest';
 import type { Principal } from '../api-keys/api-key-authenticator.js';
 import { ApiError } from '../common/api-errors.js';
+import { LiveWorkflows } from './live-workflows.js';
 
 /** The toolsets and providers a workflow-limited key may reference in one workflow. */
 export interface ReferenceGrant {
@@ -32,11 +33,19 @@ export class ReferenceGrants {
     private readonly workflows: WorkflowRepository,
     private readonly apiKeys: ApiKeyRepository,
     @Inject(NODE_REGISTRY) private readonly registry: NodeRegistry,
+    private readonly live: LiveWorkflows,
   ) {}
 
-  /** The grant of a caller in a workflow; undefined when the caller has no workflow limit (everything is granted). */
+  /**
+   * The grant of a caller in a workflow; undefined when the caller has no workflow limit (everything is granted).
+   * The same for every limited key, so kept until the workflow changes (a stale one can only lack a newer version's references).
+   */
   async of(caller: Pick<Principal, 'workflows'> | undefined, workflowId: string): Promise<ReferenceGrant | undefined> {
     if (!caller?.workflows) return undefined;
+    return this.live.derived(workflowId, 'grant', () => this.grantIn(workflowId));
+  }
+
+  private async grantIn(workflowId: string): Promise<ReferenceGrant> {
     const trusted = new Map<string, boolean>();
     const toolsetIds = new Set<string>();
     const providerIds = new Set<string>();

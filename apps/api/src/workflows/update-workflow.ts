@@ -6,6 +6,7 @@ import { NotFoundError } from '../common/api-errors.js';
 import { ToolListChanges } from '../mcp-servers/tool-list-changes.js';
 import type { WorkflowBody } from './dto/workflow-requests.js';
 import { toWorkflowView } from './dto/workflow-views.js';
+import { LiveWorkflows } from './live-workflows.js';
 import { ReferenceGrants } from './reference-grants.js';
 import { WorkflowChecker } from './workflow-checker.js';
 import { WorkflowSealing } from './workflow-sealing.js';
@@ -21,6 +22,7 @@ export class UpdateWorkflow {
     private readonly mcpServers: McpServerRepository,
     private readonly toolListChanges: ToolListChanges,
     private readonly grants: ReferenceGrants,
+    private readonly live: LiveWorkflows,
   ) {}
 
   /** `caller`: the API key asking (the version's `createdBy`, the workflow's `updatedBy`; a workflow-limited one keeps to its grant). */
@@ -31,6 +33,7 @@ export class UpdateWorkflow {
     const references = referencesOf(this.registry, definition.nodes);
     const stored = await this.sealing.save(definition, (seal) => this.workflows.addVersion(id, seal, references, actor));
     if (!stored) throw new NotFoundError('Workflow', id);
+    await this.live.changed(id);
     // Its MCP tool (schema, description) may have changed: clients of the servers publishing it re-list.
     await this.toolListChanges.publish((await this.mcpServers.findPublishing(id)).map((server) => server.id));
     return toWorkflowView(stored);

@@ -89,6 +89,7 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: int(1200),
   AUTH_FAILURES_PER_MINUTE: int(20, 1),
   AUTH_FAILURE_BLOCK_SECONDS: int(300, 1),
+  CACHE_MAX_AGE_MS: int(5_000),
   SCHEDULE_CATCH_UP_GRACE_MS: int(60_000, 100),
   HOOK_BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
   HOOK_RATE_LIMIT_PER_MINUTE: int(120),
@@ -138,6 +139,11 @@ export type AppConfig = Readonly<{
   /** Local (stdio) toolsets: off unless enabled, and then only the listed commands (names or absolute paths). */
   stdio: { enabled: boolean; commands: string[]; workDir: string };
   logLevel: string;
+  /**
+   * How long an API process trusts its in-process copy of an API key or of a workflow's current
+   * record (0 = no copies): changes reach other processes at once over Redis, this bounds a lost message.
+   */
+  cacheMaxAgeMs: number;
   /** API keys: the seeded admin key (a secret: never logged) and the limits of the auth guard. */
   auth: { adminApiKey?: string; rateLimitPerMinute: number; failuresPerMinute: number; failureBlockSeconds: number };
   /**
@@ -241,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     toolsetRefreshMinIntervalMs: e.TOOLSET_REFRESH_MIN_INTERVAL_MS,
     stdio: { enabled: e.STDIO_TOOLSETS === 'on', commands: list(e.STDIO_COMMANDS), workDir: e.STDIO_WORK_DIR },
     logLevel: e.LOG_LEVEL,
+    cacheMaxAgeMs: e.CACHE_MAX_AGE_MS,
     auth: {
       adminApiKey: e.ADMIN_API_KEY,
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
