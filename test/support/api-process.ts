@@ -45,7 +45,12 @@ export async function spawnApi(config: AppConfig, overrides: Record<string, stri
       () => false,
     );
     if (ready) break;
-    if (Date.now() > deadline) throw new Error(`API process not ready within ${readyTimeoutMs} ms:\n${output}`);
+    if (Date.now() > deadline) {
+      // Not left behind: a process that never became ready is the test's to stop.
+      child.kill('SIGKILL');
+      await exited;
+      throw new Error(`API process not ready within ${readyTimeoutMs} ms:\n${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {

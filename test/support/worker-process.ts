@@ -91,7 +91,11 @@ export async function spawnWorker(
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker not ready within ${readyTimeoutMs} ms:\n${output}`)), readyTimeoutMs);
+    const timer = setTimeout(() => {
+      // Not left behind: a worker that never became ready is the test's to stop.
+      child.kill('SIGKILL');
+      reject(new Error(`worker not ready within ${readyTimeoutMs} ms:\n${output}`));
+    }, readyTimeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('worker ready')) {
