@@ -113,9 +113,9 @@ export async function readEvents(url: string, timeoutMs = 15_000, onEvent?: (eve
   return events;
 }
 
-/** Sessions close a moment after the run ends (DELETE in flight): wait for the server to see zero. */
+/** Sessions close a moment after the run ends (DELETE in flight, slow on a loaded machine): wait for the server to see zero. */
 export async function expectNoSessions(...servers: FixtureServer[]): Promise<void> {
-  const deadline = Date.now() + 3000;
+  const deadline = Date.now() + 10_000;
   while (servers.some((server) => server.sessions() > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   for (const server of servers) expect(server.sessions()).toBe(0);
 }
