@@ -43,7 +43,9 @@ describe('a workflow-limited key does not choose which toolsets a workflow uses'
   let runner: CreatedKey;
 
   beforeAll(async () => {
-    stack = await startRunStack();
+    // Versions are written straight to the store here (the API would refuse them), and no broadcast
+    // announces such a write: the API keeps no in-process copies of workflows for this file.
+    stack = await startRunStack({ CACHE_MAX_AGE_MS: '0' });
     fixture = await startFixtureServer({ tools: basicTools() });
     toolsetId = await registerToolset(stack.apiUrl, fixture.url, 'admin only');
     workflowId = await createWorkflow(stack.apiUrl, greeting('w1'));

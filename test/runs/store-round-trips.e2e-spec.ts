@@ -100,9 +100,10 @@ describe('store round trips of one run', () => {
       onRun: [
         { app: 'api', name: 'insert', collection: 'runs', documents: 1 },
         { app: 'worker', name: 'findAndModify', collection: 'runs', documents: undefined },
-        // The fenced journal (run-journal.ts): the tool call's marker, carrying the first claim's marker and the
-        // start node's record; the tool node's record; the terminal write's record, before the run's.
-        { app: 'worker', name: 'insert', collection: 'node_executions', documents: 3 },
+        // The fenced journal (run-journal.ts): the claim; the tool call's marker, carrying the start node's record;
+        // the tool node's record; the terminal write's record, before the run's.
+        { app: 'worker', name: 'insert', collection: 'node_executions', documents: 1 },
+        { app: 'worker', name: 'insert', collection: 'node_executions', documents: 2 },
         { app: 'worker', name: 'insert', collection: 'node_executions', documents: 1 },
         { app: 'worker', name: 'insert', collection: 'node_executions', documents: 1 },
         ...finishRead,

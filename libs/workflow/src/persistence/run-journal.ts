@@ -67,8 +67,6 @@ export class RunJournal {
   private writes: Promise<unknown> = Promise.resolve();
   private broken?: Error;
   private readonly visits = new Map<string, number>();
-  /** A first claim's own marker, not written yet: it rides along with the claim's first write (see `claim`). */
-  private unwrittenClaim?: JournalMarkerDoc;
 
   private constructor(
     private readonly collection: mongo.Collection<JournalDoc>,
@@ -88,23 +86,17 @@ export class RunJournal {
 
   /**
    * Claims the run's journal. `first`: the run document says no claim came before, so the claim
-   * takes slot 1 without reading or writing: its marker goes out in the same insert as its first
-   * write (a node record, a call marker — which precedes every tool call —, the pause or the end),
-   * and until that write it has written nothing and sent no call. Fencing is unchanged: if another
-   * claim holds slot 1 by then, that insert is refused as a whole and this claim is stale.
+   * tries slot 1 without reading (a wrong guess costs one refused insert and a read).
    */
   static async claim(executions: Model<NodeExecutionDoc>, runId: string, first: boolean): Promise<RunJournal> {
     // The driver's collection: inserts as built, without mongoose's casting (and `_id` typed as a string).
     const journal = executions.collection as unknown as mongo.Collection<JournalDoc>;
     const runObjectId = new Types.ObjectId(runId);
-    if (first) {
-      const claimed = new RunJournal(journal, runId, 1, [], new Set(), undefined);
-      claimed.unwrittenClaim = markerDoc(runObjectId, 1, 1, 'claim');
-      return claimed;
-    }
     let docs: JournalDoc[] = [];
+    let read = !first;
     for (let tries = 0; tries < CLAIM_TRIES; tries += 1) {
-      docs = (await journal.find({ runId: runObjectId }).toArray()) as JournalDoc[];
+      if (read) docs = (await journal.find({ runId: runObjectId }).toArray()) as JournalDoc[];
+      read = true;
       const slot = docs.reduce((last, doc) => Math.max(last, slotOf(doc)), 0) + 1;
       try {
         await journal.insertOne(markerDoc(runObjectId, slot, slot, 'claim'));
@@ -190,11 +182,9 @@ export class RunJournal {
   private append(build: () => JournalDoc[]): Promise<void> {
     const write = this.writes.then(async () => {
       if (this.broken) throw this.broken;
-      const built = build();
-      const docs = this.unwrittenClaim ? [this.unwrittenClaim, ...built] : built;
+      const docs = build();
       try {
         await this.collection.insertMany(docs, { ordered: true });
-        this.unwrittenClaim = undefined;
       } catch (error) {
         this.broken = isDuplicateKeyError(error)
           ? new StaleClaimError(`run ${this.runId}: another claim took the run (claim ${this.epoch} is stale)`)
